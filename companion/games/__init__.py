@@ -1,0 +1,25 @@
+"""The registry: game id -> pure rules module."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+GAMES: dict[str, ModuleType] = {}
+
+
+def register(module: ModuleType) -> ModuleType:
+    GAMES[module.ID] = module
+    return module
+
+
+def get_game(game_id) -> ModuleType | None:
+    return GAMES.get(game_id) if isinstance(game_id, str) else None
+
+
+def _register_builtin() -> None:
+    from . import wicked_forest
+
+    register(wicked_forest)
+
+
+_register_builtin()

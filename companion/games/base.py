@@ -1,0 +1,127 @@
+"""What every game module provides, and the small typed vocabulary for its actions.
+
+A game module is pure: no Flask, no SQL, no I/O. The table layer drives it:
+
+    ID, NAME, MIN_PLAYERS, MAX_PLAYERS   identity and player range
+    OPTIONS: tuple[Param, ...]           setup options, validated like action params
+    prepare_options(raw, players, rng) -> dict
+                                         validate options and settle any random choice
+                                         (e.g. a random first leader) so that setup is
+                                         deterministic and the log can be refolded
+    setup(players, options) -> state     the state at the table's start (JSON-able dict)
+    ACTIONS: dict[str, ActionSpec]       what a seat may do
+    apply(state, action, params, seat) -> state
+                                         the new state; the old one is never mutated;
+                                         raises Rejected(reason) and changes nothing
+    view(state, seat) -> dict            what that seat may see (seat None: a phone with
+                                         no seat, or a shared screen); secrets of other
+                                         seats are stripped here and nowhere else
+    secret_open(state, seat) -> bool     True while `seat` has a secret pick that is not
+                                         yet revealed (undo must not cross it)
+    describe(action, params, seat, players) -> str
+                                         one public log line; a secret action never says
+                                         what was chosen
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Rejected(Exception):
+    """An action or option the rules refuse; the message is shown to the players."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Param:
+    """One typed parameter of an action or a setup option."""
+
+    name: str
+    kind: str  # "int", "bool", "choice", "seat", "text"
+    label: str = ""
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] = ()
+    default: Any = None
+    optional: bool = False
+    max_length: int = 40
+
+    def parse(self, raw: Any, players: int | None = None) -> Any:
+        """Turn a raw form or JSON value into a checked Python value, or raise Rejected."""
+        label = self.label or self.name
+        if raw is None or raw == "":
+            if self.optional or self.default is not None:
+                return self.default
+            if self.kind == "bool":
+                return False
+            raise Rejected(f"{label}: a value is needed.")
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in ("1", "true", "on", "yes"):
+                return True
+            if text in ("0", "false", "off", "no"):
+                return False
+            raise Rejected(f"{label}: yes or no expected.")
+        if self.kind in ("int", "seat"):
+            if isinstance(raw, bool):
+                raise Rejected(f"{label}: a whole number is expected.")
+            try:
+                value = int(str(raw).strip())
+            except (TypeError, ValueError):
+                raise Rejected(f"{label}: a whole number is expected.") from None
+            low = 0 if self.kind == "seat" else self.min
+            high = (players - 1) if (self.kind == "seat" and players) else self.max
+            if low is not None and value < low:
+                raise Rejected(f"{label}: {value} is below the lowest allowed, {low}.")
+            if high is not None and value > high:
+                raise Rejected(f"{label}: {value} is above the highest allowed, {high}.")
+            return value
+        if self.kind == "choice":
+            value = str(raw).strip()
+            if value not in self.choices:
+                raise Rejected(f"{label}: choose one of {', '.join(self.choices)}.")
+            return value
+        if self.kind == "text":
+            if not isinstance(raw, (str, int)):
+                raise Rejected(f"{label}: text expected.")
+            value = " ".join(str(raw).split())
+            if len(value) > self.max_length:
+                raise Rejected(f"{label}: at most {self.max_length} characters.")
+            return value
+        raise Rejected(f"{label}: unknown kind of value.")
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """An action a seat may take.
+
+    secret: a hidden pick; it commutes with other writes, so the table layer accepts it
+    even when sent against an older version, and the log never shows its parameters.
+    """
+
+    name: str
+    params: tuple[Param, ...] = ()
+    secret: bool = False
+    label: str = ""
+
+
+def parse_params(spec_params: tuple[Param, ...], raw: dict, players: int | None = None) -> dict:
+    """Check every declared parameter of `raw`; unknown keys are ignored."""
+    if not isinstance(raw, dict):
+        raise Rejected("Parameters must be given as named values.")
+    return {p.name: p.parse(raw.get(p.name), players) for p in spec_params}
+
+
+def check_action(actions: dict[str, ActionSpec], action: Any, raw: dict, players: int) -> tuple[ActionSpec, dict]:
+    """Find the action's spec and parse its parameters, or raise Rejected."""
+    if not isinstance(action, str) or action not in actions:
+        raise Rejected("That action does not exist in this game.")
+    spec = actions[action]
+    return spec, parse_params(spec.params, raw, players)

@@ -1,0 +1,294 @@
+"""A table's life: create it, take and free seats, apply an action, undo.
+
+The state is the fold of the live action log over the game's setup; the snapshot in the
+table row is a cache of that fold at the current version. Every write happens inside one
+IMMEDIATE transaction that re-reads the version, so a write made against an old version is
+refused and nothing is applied twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from dataclasses import dataclass, field
+
+from . import store
+from .games import GAMES, get_game
+from .games.base import Rejected, check_action
+
+# No 0/O, 1/I/L, 2/Z, 5/S, 8/B: easy to read aloud and to type from a glance.
+CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+CODE_LENGTH = 4
+NAME_MAX = 24
+
+
+class TableError(Exception):
+    """A request the table refuses; `status` is the HTTP status the JSON API reports."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+class NotFound(TableError):
+    status = 404
+
+
+class Forbidden(TableError):
+    status = 403
+
+
+class Stale(TableError):
+    status = 409
+
+
+@dataclass
+class Outcome:
+    version: int
+    events: list = field(default_factory=list)
+    repeated: bool = False  # the same request arrived before: applied once, not again
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A seat or host token: 256 random bits."""
+    return secrets.token_urlsafe(32)
+
+
+def normalize_code(raw) -> str:
+    if not isinstance(raw, str):
+        return ""
+    return "".join(ch for ch in raw.upper() if ch.isalnum())
+
+
+def clean_players(raw_names, game) -> list[str]:
+    """Trim and check the player names in seat order, or raise TableError."""
+    if not isinstance(raw_names, list):
+        raise TableError("Players must be a list of names in seat order.")
+    names = []
+    for raw in raw_names:
+        if not isinstance(raw, str):
+            raise TableError("Each player name must be text.")
+        name = " ".join(raw.split())
+        if name:
+            names.append(name)
+    if any(len(n) > NAME_MAX for n in names):
+        raise TableError(f"Player names can be at most {NAME_MAX} characters.")
+    if len({n.casefold() for n in names}) != len(names):
+        raise TableError("Two players have the same name; add an initial to tell them apart.")
+    if not game.MIN_PLAYERS <= len(names) <= game.MAX_PLAYERS:
+        raise TableError(f"{game.NAME} is for {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players; "
+                         f"{len(names)} given.")
+    return names
+
+
+def fold(game, players: list[str], options: dict, actions) -> dict:
+    """Replay the log from the start: the state is exactly what the actions made it."""
+    state = game.setup(players, options)
+    for row in actions:
+        state = game.apply(state, row.name, row.params, row.seat)
+    return state
+
+
+def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Random | None = None):
+    """Create a table; return (code, host token)."""
+    game = get_game(game_id)
+    if game is None:
+        raise TableError("Unknown game.")
+    players = clean_players(raw_players, game)
+    if not isinstance(raw_options, dict):
+        raise TableError("Options must be given as named values.")
+    rng = rng or random.SystemRandom()
+    try:
+        options = game.prepare_options(raw_options, players, rng)
+        state = game.setup(players, options)
+    except Rejected as exc:
+        raise TableError(exc.reason) from None
+    host_token = new_token()
+    with store.Transaction(conn):
+        code = _free_code(conn)
+        store.insert_table(conn, code, game.ID, game.RULES_VERSION, options, players,
+                           hash_token(host_token), state)
+    return code, host_token
+
+
+def _free_code(conn) -> str:
+    picker = random.SystemRandom()
+    for _ in range(1000):
+        code = "".join(picker.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        if not store.code_exists(conn, code):
+            return code
+    raise TableError("No free table code left; try again.")
+
+
+def load(conn, code) -> store.TableRow:
+    table = store.get_table(conn, normalize_code(code))
+    if table is None:
+        raise NotFound("No table has that code. Check the letters and try again.")
+    return table
+
+
+def seats_held(conn, table: store.TableRow, tokens) -> list[int]:
+    """The seats whose current token is among this phone's tokens."""
+    hashes = {hash_token(t) for t in tokens if isinstance(t, str)}
+    return [row["seat"] for row in store.seats(conn, table.id) if row["token_hash"] in hashes]
+
+
+def seat_list(conn, table: store.TableRow, held: list[int]) -> list[dict]:
+    return [
+        {"seat": row["seat"], "name": row["name"], "taken": row["token_hash"] is not None,
+         "mine": row["seat"] in held}
+        for row in store.seats(conn, table.id)
+    ]
+
+
+def is_host(table: store.TableRow, host_token) -> bool:
+    return isinstance(host_token, str) and secrets.compare_digest(hash_token(host_token),
+                                                                  table.host_token_hash)
+
+
+def take_seat(conn, code, seat) -> tuple[int, str]:
+    """Take a free seat; return (seat, token)."""
+    table = load(conn, code)
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        try:
+            seat = int(str(seat))
+        except (TypeError, ValueError):
+            raise TableError("Pick a seat by its number.") from None
+    token = new_token()
+    with store.Transaction(conn):
+        rows = {row["seat"]: row for row in store.seats(conn, table.id)}
+        if seat not in rows:
+            raise TableError("That seat does not exist at this table.")
+        if rows[seat]["token_hash"] is not None:
+            raise TableError(f"{rows[seat]['name']}'s seat is already taken by another phone.")
+        store.set_seat_token(conn, table.id, seat, hash_token(token))
+    return seat, token
+
+
+def free_seat(conn, code, host_token, seat) -> None:
+    """Free a seat (its phone was lost): the old token stops working."""
+    table = load(conn, code)
+    if not is_host(table, host_token):
+        raise Forbidden("Only the phone that created the table can free a seat.")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.players):
+        raise TableError("That seat does not exist at this table.")
+    with store.Transaction(conn):
+        store.set_seat_token(conn, table.id, seat, None)
+
+
+def _check_seat(table, seat, held):
+    if not held:
+        raise Forbidden("Take a seat at this table first.")
+    if seat is None:
+        return held[0]
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in held:
+        raise Forbidden("This phone does not hold that seat.")
+    return seat
+
+
+def _parse_version(version) -> int | None:
+    if version is None or version == "":
+        return None
+    if isinstance(version, bool):
+        raise TableError("The version must be a whole number.")
+    try:
+        return int(str(version))
+    except ValueError:
+        raise TableError("The version must be a whole number.") from None
+
+
+def _check_request_id(request_id):
+    if request_id in (None, ""):
+        return None
+    if not isinstance(request_id, str) or len(request_id) > 64:
+        raise TableError("Malformed request id.")
+    return request_id
+
+
+def apply_action(conn, code, held: list[int], seat, action, raw_params, version, request_id=None) -> Outcome:
+    """Apply one action for a seat this phone holds; raise TableError or Stale to refuse."""
+    table = load(conn, code)
+    game = get_game(table.game)
+    acting = _check_seat(table, seat, held)
+    version = _parse_version(version)
+    request_id = _check_request_id(request_id)
+    try:
+        spec, params = check_action(game.ACTIONS, action, raw_params if raw_params is not None else {},
+                                    len(table.players))
+    except Rejected as exc:
+        raise TableError(exc.reason) from None
+    with store.Transaction(conn):
+        current = store.get_table(conn, table.code)
+        if request_id and store.request_seen(conn, table.id, request_id):
+            return Outcome(current.version, repeated=True)
+        if version is None:
+            raise TableError("The version this phone saw is missing.")
+        # Secret picks commute with everything else, so an older version is fine for them.
+        if version != current.version and not spec.secret:
+            raise Stale("Someone else changed the table first. Here it is as it is now.")
+        try:
+            state = game.apply(current.snapshot, action, params, acting)
+        except Rejected as exc:
+            raise TableError(exc.reason) from None
+        store.append_action(conn, table.id, acting, action, params, request_id)
+        new_version = store.save_snapshot(conn, table.id, state)
+    return Outcome(new_version, events=list(state.get("events", [])))
+
+
+def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
+    """Drop the last live action and fold again, unless it is someone's unrevealed pick."""
+    table = load(conn, code)
+    game = get_game(table.game)
+    _check_seat(table, None, held)
+    version = _parse_version(version)
+    request_id = _check_request_id(request_id)
+    with store.Transaction(conn):
+        current = store.get_table(conn, table.code)
+        if request_id and store.request_seen(conn, table.id, request_id):
+            return Outcome(current.version, repeated=True)
+        if version is None:
+            raise TableError("The version this phone saw is missing.")
+        if version != current.version:
+            raise Stale("Someone else changed the table first. Here it is as it is now.")
+        actions = store.live_actions(conn, table.id)
+        if not actions:
+            raise TableError("Nothing to undo: the table is as it was set up.")
+        last = actions[-1]
+        spec = game.ACTIONS.get(last.name)
+        if spec is not None and spec.secret and game.secret_open(current.snapshot, last.seat):
+            name = table.players[last.seat]
+            raise TableError(f"{name}'s choice stays secret until everyone has chosen, so it "
+                             f"cannot be undone; {name} can change it on their own phone.")
+        state = fold(game, table.players, table.options, actions[:-1])
+        store.mark_undone(conn, table.id, last.seq)
+        if request_id:
+            # A marker row, itself never live, so that a retried undo is recognised.
+            marker = store.append_action(conn, table.id, None, "_undo", {"undid": last.seq}, request_id)
+            store.mark_undone(conn, table.id, marker)
+        new_version = store.save_snapshot(conn, table.id, state)
+    undone = game.describe(last.name, last.params, last.seat, table.players)
+    return Outcome(new_version, events=[f"Undone: {undone}"])
+
+
+def log_lines(conn, table: store.TableRow, limit: int | None = None) -> list[dict]:
+    """The public log, newest first: a secret action never shows what was chosen."""
+    game = get_game(table.game)
+    rows = store.live_actions(conn, table.id)
+    if limit:
+        rows = rows[-limit:]
+    return [
+        {"seq": r.seq, "seat": r.seat, "action": r.name,
+         "text": game.describe(r.name, r.params, r.seat, table.players), "at": r.created_at}
+        for r in reversed(rows)
+    ]
+
+
+def game_list():
+    return [GAMES[key] for key in GAMES]

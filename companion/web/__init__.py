@@ -1,0 +1,1 @@
+"""Blueprints: pages and htmx partials, the JSON API, static vendor assets, errors."""

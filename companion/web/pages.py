@@ -1,0 +1,277 @@
+"""Pages and htmx partials. The same template renders the whole page or one block."""
+
+from __future__ import annotations
+
+import io
+
+import qrcode
+import qrcode.image.svg
+from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages,
+                   redirect, render_template, request, stream_with_context, url_for)
+from jinja2_fragments.flask import render_block
+
+from .. import live, tables
+from ..db import get_db
+from ..games import GAMES, get_game
+from ..games.base import Rejected
+from . import phone
+
+bp = Blueprint("pages", __name__)
+
+ACTION_FIELDS = {"action", "version", "rid", "seat", "as"}
+
+
+def _int_arg(raw):
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except (TypeError, ValueError):
+        return None
+
+
+def view_context(table, held, as_seat=None, notice=None, notice_kind="error"):
+    """Everything the table templates need, with the game's view for this phone's seat."""
+    game = get_game(table.game)
+    private = as_seat is not None and as_seat in held and len(held) > 1
+    if private:
+        viewer = as_seat
+    elif len(held) == 1:
+        viewer = held[0]
+    else:
+        # A phone holding several seats shows only what everyone may see, until it is
+        # handed to one player for a private screen.
+        viewer = None
+    return {
+        "table": table,
+        "game": game,
+        "v": game.view(table.snapshot, viewer),
+        "held": held,
+        "viewer": viewer,
+        "actor": viewer if viewer is not None else (held[0] if held else None),
+        "private": private,
+        "seats": tables.seat_list(get_db(), table, held),
+        "log": tables.log_lines(get_db(), table, limit=6),
+        "notice": notice,
+        "notice_kind": notice_kind,
+        "is_host": tables.is_host(table, phone.host_token(table.code)),
+        "new_rid": phone.new_request_id,
+    }
+
+
+def render_view(code, notice=None, notice_kind="error", as_seat=None):
+    """The live region: the block alone for htmx, the whole page otherwise."""
+    table = tables.load(get_db(), code)
+    held = phone.held_seats(table)
+    ctx = view_context(table, held, as_seat=as_seat, notice=notice, notice_kind=notice_kind)
+    if request.htmx:
+        response = Response(render_block("table/page.html", "view", **ctx))
+    else:
+        response = Response(render_template("table/page.html", **ctx))
+    response.headers["Vary"] = "HX-Request, Cookie"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/")
+def home():
+    return render_template("home.html", games=list(GAMES.values()), my_tables=_my_tables())
+
+
+def _my_tables():
+    conn = get_db()
+    found = []
+    seats = phone._bucket("seats")
+    for code in reversed(list(seats)):
+        table = tables.store.get_table(conn, code)
+        if table is not None:
+            found.append({"code": code, "game": get_game(table.game).NAME,
+                          "players": table.players})
+    return found[:5]
+
+
+@bp.route("/new/<game_id>", methods=["GET", "POST"])
+def new_table(game_id):
+    game = get_game(game_id)
+    if game is None:
+        abort(404)
+    error = None
+    names = [""] * game.MAX_PLAYERS
+    values = {}
+    if request.method == "POST":
+        names = [request.form.get(f"player{i}", "") for i in range(game.MAX_PLAYERS)]
+        values = {p.name: request.form.get(p.name) for p in game.OPTIONS}
+        try:
+            code, host = tables.create_table(get_db(), game.ID, names, values)
+        except tables.TableError as exc:
+            error = exc.message
+        else:
+            phone.set_host_token(code, host)
+            live_hub().notify(code)
+            return redirect(url_for("pages.join_table", code=code, created=1))
+    return render_template("new_table.html", game=game, names=names, values=values, error=error,
+                           notes=game.setup_notes), (400 if error else 200)
+
+
+@bp.get("/join")
+def join_by_code():
+    raw = request.args.get("code", "")
+    code = tables.normalize_code(raw)
+    if not code:
+        return render_template("home.html", games=list(GAMES.values()), my_tables=_my_tables(),
+                               join_error="Type the table code shown on the host's phone."), 400
+    if tables.store.get_table(get_db(), code) is None:
+        return render_template("home.html", games=list(GAMES.values()), my_tables=_my_tables(),
+                               join_error=f"No table has the code {code}. Check the letters.",
+                               join_code=code), 404
+    return redirect(url_for("pages.join_table", code=code))
+
+
+@bp.route("/join/<code>", methods=["GET", "POST"])
+def join_table(code):
+    table = tables.load(get_db(), code)
+    if table.code != code:
+        return redirect(url_for("pages.join_table", code=table.code))
+    error = None
+    if request.method == "POST":
+        choice = request.form.get("seat", "")
+        try:
+            if choice == "all":
+                taken = 0
+                for row in tables.seat_list(get_db(), table, []):
+                    if not row["taken"]:
+                        seat, token = tables.take_seat(get_db(), code, row["seat"])
+                        phone.add_token(code, token)
+                        taken += 1
+                if not taken:
+                    raise tables.TableError("Every seat is already taken.")
+            else:
+                seat, token = tables.take_seat(get_db(), code, _int_arg(choice) if choice else None)
+                phone.add_token(code, token)
+        except tables.TableError as exc:
+            error = exc.message
+        else:
+            live_hub().notify(code)
+            return redirect(url_for("pages.table_page", code=code))
+    held = phone.held_seats(table)
+    return render_template("join.html", table=table, game=get_game(table.game),
+                           seats=tables.seat_list(get_db(), table, held), held=held, error=error,
+                           created=request.args.get("created"),
+                           join_url=join_url(table.code)), (400 if error else 200)
+
+
+def join_url(code: str) -> str:
+    return f"{phone.public_base_url()}{url_for('pages.join_table', code=code)}"
+
+
+@bp.get("/t/<code>")
+def table_page(code):
+    table = tables.load(get_db(), code)
+    if table.code != code:
+        return redirect(url_for("pages.table_page", code=table.code))
+    notices = get_flashed_messages()
+    return render_view(code, notice=notices[-1] if notices else None)
+
+
+@bp.get("/t/<code>/view")
+def table_view(code):
+    return render_view(code, as_seat=_int_arg(request.args.get("as")))
+
+
+def _respond_after_write(code, notice=None, kind="error"):
+    if request.htmx:
+        return render_view(code, notice=notice, notice_kind=kind)
+    if notice:
+        flash(notice)
+    return redirect(url_for("pages.table_page", code=code), code=303)
+
+
+@bp.post("/t/<code>/act")
+def act(code):
+    table = tables.load(get_db(), code)
+    held = phone.held_seats(table)
+    form = request.form
+    params = {key: form.get(key) for key in form if key not in ACTION_FIELDS}
+    seat = _int_arg(form.get("seat"))
+    if form.get("seat") not in (None, "") and seat is None:
+        return _respond_after_write(code, "This phone does not hold that seat.")
+    try:
+        outcome = tables.apply_action(get_db(), code, held, seat, form.get("action"), params,
+                                      form.get("version"), form.get("rid"))
+    except tables.TableError as exc:
+        return _respond_after_write(code, exc.message)
+    live_hub().notify(code)
+    return _respond_after_write(code)
+
+
+@bp.post("/t/<code>/undo")
+def undo(code):
+    table = tables.load(get_db(), code)
+    held = phone.held_seats(table)
+    try:
+        outcome = tables.undo(get_db(), code, held, request.form.get("version"), request.form.get("rid"))
+    except tables.TableError as exc:
+        return _respond_after_write(code, exc.message)
+    live_hub().notify(code)
+    return _respond_after_write(code, " ".join(outcome.events) or None, kind="info")
+
+
+@bp.get("/t/<code>/events")
+def events(code):
+    table = tables.load(get_db(), code)
+    cfg = current_app.config
+    stream = live.event_stream(live_hub(), cfg["DATABASE"], table.code, _int_arg(request.args.get("v")),
+                               poll=cfg["STREAM_POLL_SECONDS"], keepalive=cfg["STREAM_KEEPALIVE_SECONDS"],
+                               max_seconds=cfg["STREAM_MAX_SECONDS"])
+    response = Response(stream_with_context(stream), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+@bp.get("/t/<code>/qr.svg")
+def qr_svg(code):
+    table = tables.load(get_db(), code)
+    image = qrcode.make(join_url(table.code), image_factory=qrcode.image.svg.SvgPathImage, border=2)
+    buffer = io.BytesIO()
+    image.save(buffer)
+    response = Response(buffer.getvalue(), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/t/<code>/share")
+def share(code):
+    table = tables.load(get_db(), code)
+    held = phone.held_seats(table)
+    return render_template("share.html", table=table, game=get_game(table.game),
+                           seats=tables.seat_list(get_db(), table, held), held=held,
+                           is_host=tables.is_host(table, phone.host_token(table.code)),
+                           join_url=join_url(table.code), error=None)
+
+
+@bp.post("/t/<code>/free")
+def free_seat(code):
+    seat = _int_arg(request.form.get("seat"))
+    try:
+        tables.free_seat(get_db(), code, phone.host_token(tables.normalize_code(code)), seat)
+    except tables.TableError as exc:
+        table = tables.load(get_db(), code)
+        held = phone.held_seats(table)
+        return render_template("share.html", table=table, game=get_game(table.game),
+                               seats=tables.seat_list(get_db(), table, held), held=held,
+                               is_host=tables.is_host(table, phone.host_token(table.code)),
+                               join_url=join_url(table.code), error=exc.message), exc.status
+    live_hub().notify(tables.normalize_code(code))
+    return redirect(url_for("pages.share", code=tables.normalize_code(code)), code=303)
+
+
+@bp.get("/t/<code>/log")
+def full_log(code):
+    table = tables.load(get_db(), code)
+    return render_template("log.html", table=table, game=get_game(table.game),
+                           log=tables.log_lines(get_db(), table))
+
+
+def live_hub() -> live.Hub:
+    return current_app.extensions["forest_hub"]

@@ -1,0 +1,27 @@
+import pytest
+
+from companion import create_app
+from companion.games import register
+
+from . import tiny_game
+
+register(tiny_game)
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
+                      "SECRET_KEY": "test-key", "LAN_ADDRESS": "192.168.1.20",
+                      "STREAM_POLL_SECONDS": 0.05, "STREAM_MAX_SECONDS": 2.0})
+    yield app
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def make_client(app):
+    """A fresh phone: its own cookie jar."""
+    return lambda: app.test_client()

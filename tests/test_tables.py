@@ -1,0 +1,159 @@
+"""The table layer: the log, versions, undo, seats, with the tiny game."""
+
+import random
+
+import pytest
+
+from companion import store, tables
+
+
+@pytest.fixture
+def conn(tmp_path):
+    conn = store.connect(str(tmp_path / "t.sqlite"))
+    store.init_schema(conn)
+    yield conn
+    conn.close()
+
+
+def new_table(conn, players=("Ana", "Ben", "Cara")):
+    code, host = tables.create_table(conn, "tiny", list(players), {"start": "2"}, random.Random(1))
+    return code, host
+
+
+def test_code_is_readable_and_unique(conn):
+    codes = {new_table(conn)[0] for _ in range(50)}
+    assert len(codes) == 50
+    for code in codes:
+        assert len(code) == tables.CODE_LENGTH
+        assert not set(code) & set("0O1IL")
+
+
+def test_player_names_are_checked(conn):
+    with pytest.raises(tables.TableError, match="same name"):
+        tables.create_table(conn, "tiny", ["Ana", "ana"], {})
+    with pytest.raises(tables.TableError, match="1 to 4 players"):
+        tables.create_table(conn, "tiny", ["A", "B", "C", "D", "E"], {})
+    with pytest.raises(tables.TableError, match="Unknown game"):
+        tables.create_table(conn, "chess", ["A"], {})
+    with pytest.raises(tables.TableError):
+        tables.create_table(conn, "tiny", ["Ana"], {"start": "eleven"})
+
+
+def test_action_bumps_version_and_state_is_fold_of_log(conn):
+    code, _ = new_table(conn)
+    seat, _ = tables.take_seat(conn, code, 0)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": "3"}, 0)
+    out = tables.apply_action(conn, code, [0], 0, "add", {"amount": 4}, 1)
+    assert out.version == 2
+    table = tables.load(conn, code)
+    assert table.snapshot["count"] == 9
+    from companion.games import get_game
+    refolded = tables.fold(get_game("tiny"), table.players, table.options, store.live_actions(conn, table.id))
+    assert refolded == table.snapshot
+
+
+def test_stale_write_is_refused_and_changes_nothing(conn):
+    code, _ = new_table(conn)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 1}, 0)
+    with pytest.raises(tables.Stale):
+        tables.apply_action(conn, code, [0], 0, "add", {"amount": 1}, 0)
+    table = tables.load(conn, code)
+    assert table.version == 1 and table.snapshot["count"] == 3
+
+
+def test_same_request_id_applies_once(conn):
+    code, _ = new_table(conn)
+    first = tables.apply_action(conn, code, [0], 0, "add", {"amount": 2}, 0, "tap-1")
+    again = tables.apply_action(conn, code, [0], 0, "add", {"amount": 2}, 0, "tap-1")
+    assert again.repeated and not first.repeated
+    assert tables.load(conn, code).snapshot["count"] == 4
+
+
+def test_secret_pick_is_accepted_against_an_old_version(conn):
+    code, _ = new_table(conn)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 1}, 0)
+    out = tables.apply_action(conn, code, [1], 1, "pick", {"color": "red"}, 0)
+    assert out.version == 2
+
+
+def test_rules_refusal_and_bad_params_change_nothing(conn):
+    code, _ = new_table(conn)
+    for params in ({"amount": "9"}, {"amount": "x"}, {}, {"amount": True}):
+        with pytest.raises(tables.TableError):
+            tables.apply_action(conn, code, [0], 0, "add", params, 0)
+    with pytest.raises(tables.TableError, match="does not exist"):
+        tables.apply_action(conn, code, [0], 0, "explode", {}, 0)
+    assert tables.load(conn, code).version == 0
+
+
+def test_seat_must_be_held(conn):
+    code, _ = new_table(conn)
+    with pytest.raises(tables.Forbidden):
+        tables.apply_action(conn, code, [], None, "add", {"amount": 1}, 0)
+    with pytest.raises(tables.Forbidden):
+        tables.apply_action(conn, code, [0], 2, "add", {"amount": 1}, 0)
+
+
+def test_undo_is_exact_and_steps_back_repeatedly(conn):
+    code, _ = new_table(conn)
+    states = [tables.load(conn, code).snapshot]
+    for version, amount in enumerate([1, 2, 3]):
+        tables.apply_action(conn, code, [0], 0, "add", {"amount": amount}, version)
+        states.append(tables.load(conn, code).snapshot)
+    version = 3
+    for expected in reversed(states[:-1]):
+        out = tables.undo(conn, code, [1], version)
+        version = out.version
+        assert tables.load(conn, code).snapshot == expected
+    with pytest.raises(tables.TableError, match="Nothing to undo"):
+        tables.undo(conn, code, [1], version)
+
+
+def test_undo_never_removes_an_unrevealed_pick(conn):
+    code, _ = new_table(conn)
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 0)
+    with pytest.raises(tables.TableError, match="secret"):
+        tables.undo(conn, code, [1], 1)
+    assert tables.load(conn, code).snapshot["picks"][0] == "blue"
+
+
+def test_undo_after_reveal_is_allowed(conn):
+    code, _ = new_table(conn, players=("Ana", "Ben"))
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 0)
+    tables.apply_action(conn, code, [1], 1, "pick", {"color": "red"}, 1)
+    assert tables.load(conn, code).snapshot["revealed"] == ["blue", "red"]
+    tables.undo(conn, code, [0], 2)
+    assert tables.load(conn, code).snapshot["revealed"] == []
+
+
+def test_retried_undo_applies_once(conn):
+    code, _ = new_table(conn)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 1}, 0)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 2}, 1)
+    tables.undo(conn, code, [0], 2, "undo-1")
+    again = tables.undo(conn, code, [0], 3, "undo-1")
+    assert again.repeated
+    assert tables.load(conn, code).snapshot["count"] == 3
+
+
+def test_seats_take_free_and_old_token_stops_working(conn):
+    code, host = new_table(conn)
+    seat, token = tables.take_seat(conn, code, 1)
+    table = tables.load(conn, code)
+    assert tables.seats_held(conn, table, [token]) == [1]
+    with pytest.raises(tables.TableError, match="already taken"):
+        tables.take_seat(conn, code, 1)
+    with pytest.raises(tables.Forbidden):
+        tables.free_seat(conn, code, "not-the-host", 1)
+    tables.free_seat(conn, code, host, 1)
+    assert tables.seats_held(conn, table, [token]) == []
+    _, token2 = tables.take_seat(conn, code, 1)
+    assert token2 != token and tables.seats_held(conn, table, [token2]) == [1]
+
+
+def test_log_never_shows_a_secret_pick(conn):
+    code, _ = new_table(conn)
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 0)
+    lines = tables.log_lines(conn, tables.load(conn, code))
+    assert lines[0]["text"] == "Ana has chosen."
+    assert "blue" not in repr(lines)

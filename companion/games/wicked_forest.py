@@ -1,0 +1,884 @@
+"""The Wicked Forest: reveal forest cards, secretly Stay or Return, share Flowers, log Magic.
+
+The phones keep the bookkeeping the table finds fiddly: the secret Stay/Return picks, the
+sharing of Flowers, the Crystallization order, the Witch count, Forest Magic Tiles, the
+Exploration Card piles (and so the final round) and the score. The real cards stay the
+authority for everything else: Crystallization is logged, never checked against prices.
+
+Seats 0..N-1 sit clockwise; the player to the left of seat i is seat (i + 1) % N.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from .base import ActionSpec, Param, Rejected, check_action, parse_params
+
+ID = "wicked-forest"
+NAME = "The Wicked Forest"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+RULES_VERSION = 1
+
+DECK_SIZE = 30
+FOREST_SIZE = 9
+PILE_CARDS = DECK_SIZE - FOREST_SIZE  # draw pile + discard pile, always
+WITCHES_TO_ELIMINATE = 2
+RUN_OUTS_FOR_FINAL_ROUND = 2
+FOREST_TILE_MAGIC = 3
+BAG_CAPACITY = 6
+EXPANDED_BAG_CAPACITY = 10
+TILE_NUMBERS = 5
+TILE_STACKS = 9  # Cultivation x4 colors, Exchange x4 colors, Expansion
+
+COLORS = ("red", "green", "blue", "yellow")
+ITEMS = ("card", "cultivation", "exchange", "expansion")
+COLORED_TILES = ("cultivation", "exchange")
+ITEM_NAMES = {
+    "card": "Magic Crystal Card",
+    "cultivation": "Cultivation tile",
+    "exchange": "Exchange tile",
+    "expansion": "Expansion tile",
+}
+
+PHASE_REVEAL = "reveal"
+PHASE_CHOOSE = "choose"
+PHASE_END = "end"
+PHASE_OVER = "over"
+
+OPTIONS = (
+    Param("first_leader", "text", label="First leader", default="random"),
+    Param("inventory", "bool", label="Inventory mode", default=False),
+)
+
+_PLAYER = Param("player", "seat", label="Player")
+_FLOWERS = Param("flowers", "int", label="Flowers", min=0, max=4)
+_WITCH = Param("witch", "bool", label="Witch", default=False)
+
+ACTIONS: dict[str, ActionSpec] = {
+    "reveal": ActionSpec("reveal", (_FLOWERS, _WITCH), label="Reveal a card"),
+    "choose": ActionSpec(
+        "choose",
+        (Param("choice", "choice", label="Choice", choices=("stay", "return")),
+         Param("decision", "int", label="Card", min=0, max=FOREST_SIZE)),
+        secret=True, label="Stay or Return"),
+    "crystallize": ActionSpec(
+        "crystallize",
+        (_PLAYER,
+         Param("magic", "int", label="Magic", min=0, max=20),
+         Param("item", "choice", label="Item", choices=ITEMS),
+         Param("color", "choice", label="Color", choices=COLORS + ("none",), default="none"),
+         Param("spent", "int", label="Flowers spent", min=0, max=20, default=0)),
+        label="Log Crystallization"),
+    "store": ActionSpec("store", (_PLAYER,), label="Store a Flower"),
+    "set_inventory": ActionSpec(
+        "set_inventory",
+        (_PLAYER,
+         Param("bag", "int", label="Bag", min=0, max=EXPANDED_BAG_CAPACITY),
+         Param("storehouse", "int", label="Storehouse", min=0, max=99)),
+        label="Correct Bag and Storehouse"),
+    "next_round": ActionSpec("next_round", (), label="Start the next round"),
+    "correct_card": ActionSpec("correct_card", (_FLOWERS, _WITCH), label="Correct the last card"),
+    "set_draw_pile": ActionSpec(
+        "set_draw_pile",
+        (Param("count", "int", label="Cards in the draw pile", min=0, max=PILE_CARDS),),
+        label="Correct the draw pile"),
+    "set_run_outs": ActionSpec(
+        "set_run_outs",
+        (Param("count", "int", label="Run-outs", min=0, max=RUN_OUTS_FOR_FINAL_ROUND),),
+        label="Correct the run-out count"),
+    "set_forest_magic": ActionSpec(
+        "set_forest_magic",
+        (_PLAYER, Param("count", "int", label="Forest Magic Tiles", min=0, max=8)),
+        label="Correct Forest Magic Tiles"),
+    "set_magic": ActionSpec(
+        "set_magic",
+        (_PLAYER, Param("magic", "int", label="Magic", min=0, max=200)),
+        label="Correct Magic"),
+    "set_final_flowers": ActionSpec(
+        "set_final_flowers",
+        (_PLAYER, Param("count", "int", label="Flowers left", min=0, max=99)),
+        label="Flowers left on the board"),
+    "finish": ActionSpec("finish", (), label="End the game now"),
+}
+
+# Corrections that still make sense once the game is over (the final tally).
+_ALLOWED_WHEN_OVER = ("set_inventory", "set_forest_magic", "set_magic", "set_final_flowers")
+
+
+# ----------------------------------------------------------------- small helpers
+
+
+def _check_player_count(count: int) -> None:
+    """Refuse a table outside the game's player range."""
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
+
+
+def _join(words: list[str]) -> str:
+    """Join names as 'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
+    words = list(words)
+    if not words:
+        return "nobody"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _plural(count: int, word: str) -> str:
+    """Say '1 Flower' or '3 Flowers'."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _ordinal(number: int) -> str:
+    """Say '1st', '2nd', '3rd', '4th'."""
+    if 10 <= number % 100 <= 20:
+        suffix = "th"
+    else:
+        suffix = {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def _names(state: dict, seats) -> list[str]:
+    return [state["players"][s] for s in seats]
+
+
+def _seat_count(state: dict) -> int:
+    return len(state["players"])
+
+
+def card_text(flowers, witch) -> str:
+    """Describe a card as '3 Flowers, Witch' or '1 Flower'."""
+    text = _plural(_as_int(flowers), "Flower")
+    return text + ", Witch" if witch else text
+
+
+def _as_int(value, fallback: int = 0) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return fallback
+
+
+def flowers_on_display(state: dict) -> int:
+    """Count the Flowers on all cards revealed this round."""
+    return sum(card["flowers"] for card in state["cards"])
+
+
+def witches_revealed(state: dict) -> int:
+    """Count the Witch cards revealed this round."""
+    return sum(1 for card in state["cards"] if card["witch"])
+
+
+def share_flowers(total: int, returners: int) -> tuple[int, int]:
+    """Return (Flowers each returner gains, Flowers discarded) for one Return.
+
+    A lone returner takes everything; several split it rounded down but each gets at
+    least 1 -- as long as there is a Flower to take, since every Flower gained is picked
+    from those shown on the revealed cards.
+    """
+    if returners < 1:
+        raise ValueError("at least one returner is needed")
+    if returners == 1:
+        return total, 0
+    if total == 0:
+        return 0, 0
+    each = max(1, total // returners)
+    return each, max(0, total - each * returners)
+
+
+def crystallization_order(returners, leader: int, seat_count: int) -> list[int]:
+    """Order simultaneous returners: the leader first, then clockwise from the leader's left."""
+    return sorted(returners, key=lambda seat: (seat - leader) % seat_count)
+
+
+def _new_board() -> dict:
+    """Make an empty personal board."""
+    return {
+        "magic": 0,
+        "forest_tiles": 0,
+        "items": [],
+        "flowers_by_round": [0],  # Flowers gained by Returning, one entry per round
+        "bag": 0,
+        "storehouse": 0,
+        "bag_capacity": BAG_CAPACITY,
+        "final_flowers": None,  # set at the end for the tie-break
+    }
+
+
+def _holds(board: dict, item: str, color: str = "none") -> bool:
+    """Tell whether the board already holds a tile from that stack."""
+    return any(entry["item"] == item and (item == "expansion" or entry["color"] == color)
+               for entry in board["items"])
+
+
+def _tile_colors(board: dict, item: str) -> list[str]:
+    """List the colors of the tiles of one type on the board."""
+    return [color for color in COLORS if _holds(board, item, color)]
+
+
+def flowers_left(state: dict, seat: int) -> int:
+    """Count the Flowers left on the personal board for the tie-break: as set, else tracked."""
+    board = state["boards"][seat]
+    if board["final_flowers"] is not None:
+        return board["final_flowers"]
+    if state["inventory"]:
+        return board["bag"] + board["storehouse"]
+    return 0
+
+
+def _require_seat(state: dict, seat) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _seat_count(state):
+        raise Rejected("That seat is not at this table.")
+
+
+def _require_inventory(state: dict) -> None:
+    if not state["inventory"]:
+        raise Rejected("Inventory mode is off at this table: keep Flowers on the real board.")
+
+
+# ----------------------------------------------------------------- options and setup
+
+
+def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
+    """Check the setup options and settle a random first leader to a seat."""
+    _check_player_count(len(players))
+    values = parse_params(OPTIONS, raw, len(players))
+    text = str(values["first_leader"]).strip().lower()
+    last_seat = len(players) - 1
+    if text == "random":
+        first_leader = rng.randrange(len(players))
+    else:
+        try:
+            first_leader = int(text)
+        except ValueError:
+            raise Rejected(f"First leader: choose random or a seat number from 0 to {last_seat}.") from None
+        if not 0 <= first_leader <= last_seat:
+            raise Rejected(f"First leader: there is no seat {first_leader}; "
+                           f"choose random or a seat number from 0 to {last_seat}.")
+    return {"first_leader": first_leader, "inventory": bool(values["inventory"])}
+
+
+def setup(players: list[str], options: dict) -> dict:
+    """Start round 1: everyone in the forest, 9 cards face down, 21 in the draw pile."""
+    _check_player_count(len(players))
+    leader = options.get("first_leader")
+    if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < len(players):
+        raise Rejected("The first leader must be one of the seats.")
+    seat_count = len(players)
+    return {
+        "rules_version": RULES_VERSION,
+        "players": list(players),
+        "inventory": bool(options.get("inventory", False)),
+        "round": 1,
+        "leader": leader,
+        "phase": PHASE_REVEAL,
+        "final_round": False,
+        "final_round_number": None,
+        "cards": [],
+        "decision": 0,
+        "in_forest": list(range(seat_count)),
+        "eliminated": [],
+        "returns": [],
+        "picks": [None] * seat_count,  # secret until everyone in the forest has picked
+        "history": [],
+        "crystallization_order": [],
+        "draw": PILE_CARDS,
+        "discard": 0,
+        "run_outs": 0,
+        "boards": [_new_board() for _ in players],
+        "events": [f"Round 1: {players[leader]} leads. Everyone is in the forest."],
+    }
+
+
+def setup_notes(n_players: int) -> list[str]:
+    """List the setup steps for this many players, with the tiles that go back in the box."""
+    _check_player_count(n_players)
+    unused = list(range(n_players + 1, TILE_NUMBERS + 1))
+    stacks = f"each of the {TILE_STACKS} Ability Crystal Tile stacks"
+    if not unused:
+        tiles_line = (f"With {n_players} players every Ability Crystal Tile is used: "
+                      "none go back in the box.")
+    else:
+        label = "tile" if len(unused) == 1 else "tiles"
+        numbers = _join([str(number) for number in unused])
+        tiles_line = (f"Put {label} {numbers} of {stacks} back in the box "
+                      f"({len(unused) * TILE_STACKS} tiles).")
+    return [
+        f"Shuffle the {DECK_SIZE} Exploration Cards face down as the draw pile.",
+        f"Lay {FOREST_SIZE} cards face down as the forest; {PILE_CARDS} stay in the draw pile.",
+        "Put the Flower tokens and the Forest Magic Tiles nearby as the Supply.",
+        tiles_line,
+        "Stack each kind of Ability Crystal Tile face up by color, tile 1 on top.",
+        "Sort the Magic Crystal Cards by color, each stack with the smallest Magic on top.",
+        "Each player takes a Villager pawn, the Player board of its color and a Summary Card.",
+        "Give the Leader marker to the first leader.",
+    ]
+
+
+# ----------------------------------------------------------------- apply
+
+
+def apply(state: dict, action: str, params: dict, seat: int) -> dict:
+    """Return the state after `seat` takes `action`; raise Rejected and change nothing."""
+    _, parsed = check_action(ACTIONS, action, params if params is not None else {},
+                             _seat_count(state))
+    _require_seat(state, seat)
+    if state["phase"] == PHASE_OVER and action not in _ALLOWED_WHEN_OVER:
+        raise Rejected("The game is over.")
+    # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
+    new_state = json.loads(json.dumps(state))
+    new_state["events"] = []
+    _HANDLERS[action](new_state, parsed, seat)
+    return new_state
+
+
+def _reveal(state: dict, params: dict, seat: int) -> None:
+    """Turn a forest card face up, then eliminate, return everyone, or ask for picks."""
+    if state["phase"] == PHASE_CHOOSE:
+        raise Rejected("Everyone in the forest must choose Stay or Return before the next card.")
+    if state["phase"] == PHASE_END:
+        raise Rejected("Exploration is over for this round: start the next round first.")
+    if len(state["cards"]) >= FOREST_SIZE:
+        raise Rejected(f"Card {FOREST_SIZE} is already revealed: the forest is empty.")
+    state["cards"].append({"flowers": params["flowers"], "witch": params["witch"]})
+    number = len(state["cards"])
+    if witches_revealed(state) >= WITCHES_TO_ELIMINATE:
+        _second_witch(state)
+    elif number == FOREST_SIZE:
+        _last_card_revealed(state)
+    else:
+        state["phase"] = PHASE_CHOOSE
+        state["decision"] = number
+        state["picks"] = [None] * _seat_count(state)
+        state["events"].append(f"Card {number}: {_join(_names(state, state['in_forest']))}, "
+                               "choose Stay or Return.")
+
+
+def _second_witch(state: dict) -> None:
+    """Eliminate everyone still in the forest and end Exploration."""
+    caught = sorted(state["in_forest"])
+    state["eliminated"] = sorted(state["eliminated"] + caught)
+    state["in_forest"] = []
+    state["picks"] = [None] * _seat_count(state)
+    verb = "is" if len(caught) == 1 else "are"
+    state["events"].append(f"Second Witch! {_join(_names(state, caught))} {verb} eliminated "
+                           "and gain nothing this round.")
+    _end_exploration(state)
+
+
+def _last_card_revealed(state: dict) -> None:
+    """Bring everyone left home safely together, each with a Forest Magic Tile."""
+    returners = sorted(state["in_forest"])
+    verb = "returns" if len(returners) == 1 else "return"
+    state["events"].append(f"All {FOREST_SIZE} forest cards are revealed: "
+                           f"{_join(_names(state, returners))} {verb} safely.")
+    _gain_flowers(state, returners, FOREST_SIZE)
+    state["in_forest"] = []
+    _award_forest_tiles(state, returners)
+    _end_exploration(state)
+
+
+def _gain_flowers(state: dict, returners: list[int], reveal_number: int) -> None:
+    """Share the displayed Flowers among those returning together and fix their order."""
+    total = flowers_on_display(state)
+    each, discarded = share_flowers(total, len(returners))
+    names = _names(state, returners)
+    if len(returners) == 1:
+        state["events"].append(f"{names[0]} gains {_plural(total, 'Flower')}.")
+    elif total == 0:
+        state["events"].append(f"No Flowers are on display: {_join(names)} gain nothing.")
+    else:
+        line = (f"{_plural(total, 'Flower')} shared by {len(returners)}: "
+                f"{_join(names)} gain {each} each")
+        if discarded:
+            line += f" ({discarded} discarded)"
+        elif total < len(returners):
+            line += " (at least 1 each)"
+        state["events"].append(line + ".")
+    order = crystallization_order(returners, state["leader"], _seat_count(state))
+    state["crystallization_order"] = order
+    if len(order) > 1:
+        state["events"].append(f"Crystallization order: {', '.join(_names(state, order))}.")
+    for seat in order:
+        board = state["boards"][seat]
+        board["flowers_by_round"][-1] += each
+        state["returns"].append({"seat": seat, "reveal": reveal_number, "flowers": each,
+                                 "forest_tile": False})
+        if state["inventory"]:
+            kept = min(each, max(0, board["bag_capacity"] - board["bag"]))
+            board["bag"] += kept
+            if each > kept:
+                state["events"].append(
+                    f"{state['players'][seat]}'s Bag holds only {board['bag_capacity']}: "
+                    f"{_plural(each - kept, 'Flower')} go back to the Supply.")
+
+
+def _award_forest_tiles(state: dict, seats: list[int]) -> None:
+    """Give each of `seats` a Forest Magic Tile."""
+    for seat in seats:
+        state["boards"][seat]["forest_tiles"] += 1
+    for entry in state["returns"]:
+        if entry["seat"] in seats:
+            entry["forest_tile"] = True
+    names = _names(state, sorted(seats))
+    if len(names) == 1:
+        state["events"].append(f"{names[0]} gains a Forest Magic Tile ({FOREST_TILE_MAGIC} Magic).")
+    else:
+        state["events"].append(f"{_join(names)} each gain a Forest Magic Tile "
+                               f"({FOREST_TILE_MAGIC} Magic).")
+
+
+def _end_exploration(state: dict) -> None:
+    """Close this round's Exploration; the final round's ends the game."""
+    state["picks"] = [None] * _seat_count(state)
+    if state["final_round"]:
+        state["phase"] = PHASE_OVER
+        state["events"].append("The final round is over: the game ends.")
+        state["events"].append(standings(state)["decided_by"])
+    else:
+        state["phase"] = PHASE_END
+        state["events"].append("Exploration is over for this round. "
+                               "Finish Crystallization, then start the next round.")
+
+
+def _choose(state: dict, params: dict, seat: int) -> None:
+    """Record a secret pick; open all hands once the last one is in."""
+    decision = params["decision"]
+    current = len(state["cards"])
+    phase = state["phase"]
+    if phase == PHASE_END:
+        raise Rejected("Exploration is over for this round: there is nothing to choose.")
+    if phase != PHASE_CHOOSE or decision != current:
+        if decision > current or current == 0:
+            if phase == PHASE_CHOOSE:
+                raise Rejected(f"Card {decision} has not been revealed yet.")
+            raise Rejected("Wait for the next card to be revealed before choosing.")
+        raise Rejected("That choice was for an earlier card.")
+    if seat not in state["in_forest"]:
+        if seat in state["eliminated"]:
+            raise Rejected("The Witch caught you this round: you choose again next round.")
+        raise Rejected("You have already returned from the forest this round.")
+    state["picks"][seat] = params["choice"]
+    waiting = [s for s in state["in_forest"] if state["picks"][s] is None]
+    if waiting:
+        # The same words whatever was picked: the pick stays secret.
+        state["events"].append(f"{state['players'][seat]} has chosen. "
+                               f"Waiting for {_join(_names(state, waiting))}.")
+    else:
+        _resolve_choices(state)
+
+
+def _resolve_choices(state: dict) -> None:
+    """Open every hand at once: share Flowers among returners, then continue or end."""
+    number = state["decision"]
+    in_forest = sorted(state["in_forest"])
+    picks = state["picks"]
+    returners = [s for s in in_forest if picks[s] == "return"]
+    stayers = [s for s in in_forest if picks[s] == "stay"]
+    state["history"].append({
+        "reveal": number,
+        "flowers_on_display": flowers_on_display(state),
+        "choices": [picks[s] if s in in_forest else None for s in range(_seat_count(state))],
+    })
+    parts = []
+    if returners:
+        parts.append(f"{_join(_names(state, returners))} {'returns' if len(returners) == 1 else 'return'}")
+    if stayers:
+        parts.append(f"{_join(_names(state, stayers))} {'stays' if len(stayers) == 1 else 'stay'}")
+    state["events"].append(f"Reveal {number}: {', '.join(parts)}.")
+    state["picks"] = [None] * _seat_count(state)
+    state["in_forest"] = stayers
+    if returners:
+        _gain_flowers(state, returners, number)
+    if not stayers:
+        # Several returning at the moment the forest empties are all "the last remaining".
+        _award_forest_tiles(state, returners)
+        _end_exploration(state)
+    else:
+        state["phase"] = PHASE_REVEAL
+        state["events"].append(f"{state['players'][state['leader']]} reveals the next card.")
+
+
+def _crystallize(state: dict, params: dict, seat: int) -> None:
+    """Log a Magic Crystal Card or Ability Crystal Tile for a player."""
+    player = params["player"]
+    item = params["item"]
+    color = params["color"]
+    spent = params["spent"]
+    name = state["players"][player]
+    board = state["boards"][player]
+    if item in COLORED_TILES:
+        if color == "none":
+            raise Rejected(f"A {ITEM_NAMES[item]} has a color: pick red, green, blue or yellow.")
+        if _holds(board, item, color):
+            raise Rejected(f"{name} already holds a {color} {ITEM_NAMES[item]}: "
+                           "only one from each stack.")
+    elif item == "expansion":
+        color = "none"
+        if _holds(board, "expansion"):
+            raise Rejected(f"{name} already holds an Expansion tile: only one per player.")
+    if state["inventory"]:
+        have = board["bag"] + board["storehouse"]
+        if spent > have:
+            raise Rejected(f"{name} has only {_plural(have, 'Flower')} "
+                           f"({board['bag']} in the Bag, {board['storehouse']} in the Storehouse).")
+        from_bag = min(spent, board["bag"])  # the Bag is emptied before the Storehouse
+        board["bag"] -= from_bag
+        board["storehouse"] -= spent - from_bag
+    board["magic"] += params["magic"]
+    board["items"].append({"item": item, "color": color, "magic": params["magic"],
+                           "spent": spent, "round": state["round"]})
+    if item == "expansion":
+        board["bag_capacity"] = EXPANDED_BAG_CAPACITY
+        if state["inventory"]:
+            state["events"].append(f"{name}'s Bag now holds up to {EXPANDED_BAG_CAPACITY} Flowers.")
+
+
+def _store(state: dict, params: dict, seat: int) -> None:
+    """Pay 1 Flower from the Bag and move 1 more to the Storehouse."""
+    _require_inventory(state)
+    board = state["boards"][params["player"]]
+    if board["bag"] < 2:
+        raise Rejected(f"{state['players'][params['player']]} needs 2 Flowers in the Bag to store "
+                       "one: 1 to pay, 1 to store.")
+    board["bag"] -= 2
+    board["storehouse"] += 1
+
+
+def _set_inventory(state: dict, params: dict, seat: int) -> None:
+    """Correct a player's Bag and Storehouse counts."""
+    _require_inventory(state)
+    board = state["boards"][params["player"]]
+    if params["bag"] > board["bag_capacity"]:
+        raise Rejected(f"{state['players'][params['player']]}'s Bag holds at most "
+                       f"{board['bag_capacity']} Flowers.")
+    board["bag"] = params["bag"]
+    board["storehouse"] = params["storehouse"]
+
+
+def _next_round(state: dict, params: dict, seat: int) -> None:
+    """Run the End Phase and start the next round with its Preparation Phase."""
+    if state["phase"] != PHASE_END:
+        raise Rejected("Exploration is still going on: finish this round's exploration first.")
+    seat_count = _seat_count(state)
+    # End Phase: revealed cards to the discard, then refill the forest one card at a time.
+    refill = len(state["cards"])
+    state["discard"] += refill
+    state["cards"] = []
+    second_run_out = False
+    for _ in range(refill):
+        if state["draw"] == 0:
+            # Only after a manual correction: the run-out was counted when it happened.
+            state["draw"], state["discard"] = state["discard"], 0
+            state["events"].append("The draw pile was empty: discard shuffled into a new draw pile.")
+        state["draw"] -= 1
+        if state["draw"] == 0:
+            state["run_outs"] += 1
+            state["events"].append(f"Draw pile ran out ({_ordinal(state['run_outs'])} time): "
+                                   "discard shuffled into a new draw pile.")
+            state["draw"], state["discard"] = state["discard"], 0
+            if state["run_outs"] == RUN_OUTS_FOR_FINAL_ROUND:
+                second_run_out = True
+    state["leader"] = (state["leader"] + 1) % seat_count
+    state["round"] += 1
+    if second_run_out:
+        state["final_round_number"] = state["round"]
+    state["final_round"] = state["final_round_number"] == state["round"]
+    state["phase"] = PHASE_REVEAL
+    state["decision"] = 0
+    state["in_forest"] = list(range(seat_count))
+    state["eliminated"] = []
+    state["returns"] = []
+    state["picks"] = [None] * seat_count
+    state["history"] = []
+    state["crystallization_order"] = []
+    for board in state["boards"]:
+        board["flowers_by_round"].append(0)
+    state["events"].append(f"Round {state['round']}: {state['players'][state['leader']]} leads. "
+                           "Everyone is back in the forest.")
+    if state["final_round"]:
+        state["events"].append("Final round!")
+    _preparation(state)
+
+
+def _preparation(state: dict) -> None:
+    """Give each Cultivation tile's Flower, as far as the Bag has room."""
+    for seat, board in enumerate(state["boards"]):
+        tiles = len(_tile_colors(board, "cultivation"))
+        if not tiles:
+            continue
+        name = state["players"][seat]
+        if not state["inventory"]:
+            state["events"].append(f"Preparation: {name} gains 1 Flower per Cultivation tile "
+                                   f"({tiles}), as far as the Bag has room.")
+            continue
+        gained = min(tiles, max(0, board["bag_capacity"] - board["bag"]))
+        board["bag"] += gained
+        line = f"Preparation: {name} gains {_plural(gained, 'Flower')} from Cultivation tiles"
+        if gained < tiles:
+            line += f" ({tiles - gained} more would not fit in the Bag)"
+        state["events"].append(line + ".")
+
+
+def _correct_card(state: dict, params: dict, seat: int) -> None:
+    """Correct the card now waiting for picks, and check the Witches again."""
+    if state["phase"] != PHASE_CHOOSE:
+        raise Rejected("Only a card still waiting for choices can be corrected.")
+    card = state["cards"][-1]
+    card["flowers"] = params["flowers"]
+    card["witch"] = params["witch"]
+    state["events"].append(f"Card {len(state['cards'])} corrected: "
+                           f"{card_text(card['flowers'], card['witch'])}.")
+    if witches_revealed(state) >= WITCHES_TO_ELIMINATE:
+        if any(pick is not None for pick in state["picks"]):
+            state["events"].append("Choices made for this card are discarded unseen.")
+        _second_witch(state)
+
+
+def _set_draw_pile(state: dict, params: dict, seat: int) -> None:
+    """Correct the draw pile; the discard pile holds the rest of the 21."""
+    state["draw"] = params["count"]
+    state["discard"] = PILE_CARDS - params["count"]
+
+
+def _set_run_outs(state: dict, params: dict, seat: int) -> None:
+    """Correct the run-out count and with it the final round."""
+    count = params["count"]
+    state["run_outs"] = count
+    if count < RUN_OUTS_FOR_FINAL_ROUND:
+        state["final_round_number"] = None
+    elif state["final_round_number"] is None:
+        # Once Exploration is over the round can no longer be the last one: the next is.
+        later = 1 if state["phase"] == PHASE_END else 0
+        state["final_round_number"] = state["round"] + later
+        state["events"].append("Final round!" if not later else "The next round is the final round.")
+    state["final_round"] = state["final_round_number"] == state["round"]
+
+
+def _set_forest_magic(state: dict, params: dict, seat: int) -> None:
+    """Correct a player's Forest Magic Tiles."""
+    state["boards"][params["player"]]["forest_tiles"] = params["count"]
+
+
+def _set_magic(state: dict, params: dict, seat: int) -> None:
+    """Override a player's logged Magic total."""
+    state["boards"][params["player"]]["magic"] = params["magic"]
+
+
+def _set_final_flowers(state: dict, params: dict, seat: int) -> None:
+    """Set the Flowers a player has left, for the tie-break."""
+    state["boards"][params["player"]]["final_flowers"] = params["count"]
+
+
+def _finish(state: dict, params: dict, seat: int) -> None:
+    """End the game between rounds, as the players decided."""
+    if state["phase"] != PHASE_END:
+        raise Rejected("The game can be ended only between rounds, once Exploration is over.")
+    state["phase"] = PHASE_OVER
+    state["events"].append("The players end the game here.")
+    state["events"].append(standings(state)["decided_by"])
+
+
+_HANDLERS = {
+    "reveal": _reveal,
+    "choose": _choose,
+    "crystallize": _crystallize,
+    "store": _store,
+    "set_inventory": _set_inventory,
+    "next_round": _next_round,
+    "correct_card": _correct_card,
+    "set_draw_pile": _set_draw_pile,
+    "set_run_outs": _set_run_outs,
+    "set_forest_magic": _set_forest_magic,
+    "set_magic": _set_magic,
+    "set_final_flowers": _set_final_flowers,
+    "finish": _finish,
+}
+
+
+# ----------------------------------------------------------------- scoring
+
+
+def standings(state: dict) -> dict:
+    """Rank the players: Magic plus Forest Magic Tiles, then Flowers left, else shared."""
+    players = state["players"]
+    rows = []
+    for seat, board in enumerate(state["boards"]):
+        rows.append({
+            "seat": seat,
+            "name": players[seat],
+            "magic": board["magic"],
+            "forest_tiles": board["forest_tiles"],
+            "score": board["magic"] + FOREST_TILE_MAGIC * board["forest_tiles"],
+            "flowers": flowers_left(state, seat),
+        })
+    for row in rows:
+        row["place"] = 1 + sum(1 for other in rows
+                               if (other["score"], other["flowers"]) > (row["score"], row["flowers"]))
+    rows.sort(key=lambda row: (row["place"], row["seat"]))
+    top_score = rows[0]["score"]
+    tied = sorted((row for row in rows if row["score"] == top_score), key=lambda row: row["seat"])
+    most_flowers = max(row["flowers"] for row in tied)
+    winners = [row for row in tied if row["flowers"] == most_flowers]
+    behind = [row for row in tied if row["flowers"] < most_flowers]
+    winner_names = _join([row["name"] for row in winners])
+    if len(tied) == 1:
+        decided_by = f"{winner_names} wins with {top_score} Magic."
+    else:
+        everyone_tied = "both" if len(tied) == 2 else "all"
+        lead = f"{_join([row['name'] for row in tied])} {everyone_tied} have {top_score} Magic"
+        if len(winners) == 1:
+            others = _join([str(row["flowers"]) for row in behind])
+            decided_by = f"{lead}; {winner_names} wins with more Flowers left ({most_flowers} to {others})."
+        elif not behind:
+            decided_by = (f"{winner_names} share the victory: {top_score} Magic and "
+                          f"{_plural(most_flowers, 'Flower')} each.")
+        else:
+            others = _join([f"{row['name']} has {row['flowers']}" for row in behind])
+            decided_by = (f"{lead}; {winner_names} share the victory with "
+                          f"{_plural(most_flowers, 'Flower')} left each ({others}).")
+    return {"standings": rows, "winners": sorted(row["seat"] for row in winners),
+            "decided_by": decided_by}
+
+
+# ----------------------------------------------------------------- view and log
+
+
+def view(state: dict, seat: int | None) -> dict:
+    """Return what `seat` may see: everything public plus that seat's own pending pick."""
+    seat_count = _seat_count(state)
+    phase = state["phase"]
+    choosing = phase == PHASE_CHOOSE
+    in_forest = sorted(state["in_forest"])
+    picks = state["picks"]
+    is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seat_count
+    my_choice = picks[seat] if choosing and is_seat and seat in in_forest else None
+    returned = {entry["seat"] for entry in state["returns"]}
+    boards = []
+    for board_seat, board in enumerate(state["boards"]):
+        if board_seat in state["eliminated"]:
+            status = "eliminated"
+        elif board_seat in returned:
+            status = "returned"
+        elif board_seat in in_forest:
+            status = "in_forest"
+        else:
+            status = "out"
+        boards.append({
+            "seat": board_seat,
+            "name": state["players"][board_seat],
+            "magic": board["magic"],
+            "forest_tiles": board["forest_tiles"],
+            "score": board["magic"] + FOREST_TILE_MAGIC * board["forest_tiles"],
+            "items": [dict(item) for item in board["items"]],
+            "cultivation": _tile_colors(board, "cultivation"),
+            "exchange": _tile_colors(board, "exchange"),
+            "expansion": _holds(board, "expansion"),
+            "flowers_by_round": list(board["flowers_by_round"]),
+            "flowers_this_round": board["flowers_by_round"][-1],
+            "bag": board["bag"] if state["inventory"] else None,
+            "storehouse": board["storehouse"] if state["inventory"] else None,
+            "bag_capacity": board["bag_capacity"] if state["inventory"] else None,
+            "final_flowers": board["final_flowers"],
+            "flowers_left": flowers_left(state, board_seat),
+            "status": status,
+        })
+    result = standings(state)
+    return {
+        "game": ID,
+        "seat": seat if is_seat else None,
+        "players": list(state["players"]),
+        "inventory": state["inventory"],
+        "round": state["round"],
+        "leader": state["leader"],
+        "phase": phase,
+        "final_round": state["final_round"],
+        "game_over": phase == PHASE_OVER,
+        "cards": [dict(card) for card in state["cards"]],
+        "flowers_on_display": flowers_on_display(state),
+        "witches": witches_revealed(state),
+        "forest_face_down": FOREST_SIZE - len(state["cards"]),
+        "in_forest": in_forest,
+        "waiting": [s for s in in_forest if picks[s] is None] if choosing else [],
+        "chosen": [s for s in in_forest if picks[s] is not None] if choosing else [],
+        "decision": state["decision"] if choosing else None,
+        "my_choice": my_choice,
+        "returns": [dict(entry, name=state["players"][entry["seat"]]) for entry in state["returns"]],
+        "eliminated": sorted(state["eliminated"]),
+        "history": [dict(entry, choices=list(entry["choices"])) for entry in state["history"]],
+        "crystallization_order": list(state["crystallization_order"]),
+        "draw": state["draw"],
+        "discard": state["discard"],
+        "run_outs": state["run_outs"],
+        "boards": boards,
+        "events": list(state["events"]),
+        "standings": result["standings"],
+        "winners": result["winners"],
+        "decided_by": result["decided_by"],
+    }
+
+
+def secret_open(state: dict, seat: int) -> bool:
+    """Tell whether `seat` has a Stay/Return pick that is not yet revealed."""
+    if state["phase"] != PHASE_CHOOSE:
+        return False
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _seat_count(state):
+        return False
+    return state["picks"][seat] is not None
+
+
+def _player_name(players: list[str], seat) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
+        return players[seat]
+    return "Someone"
+
+
+def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
+    """Write one public log line; a Stay/Return pick never says which."""
+    params = params if isinstance(params, dict) else {}
+    who = _player_name(players, seat)
+    if action == "choose":
+        return f"{who} has chosen"
+    target_seat = params.get("player")
+    target = _player_name(players, target_seat)
+    whose = "their own" if target_seat == seat else f"{target}'s"
+    if action == "reveal":
+        return f"{who} revealed a card: {card_text(params.get('flowers'), params.get('witch'))}"
+    if action == "correct_card":
+        witch = "Witch" if params.get("witch") else "no Witch"
+        return (f"{who} corrected the last card: "
+                f"{_plural(_as_int(params.get('flowers')), 'Flower')}, {witch}")
+    if action == "crystallize":
+        item = params.get("item")
+        color = params.get("color")
+        shade = f"{color} " if color in COLORS and item != "expansion" else ""
+        thing = f"{shade}{ITEM_NAMES.get(item, 'item')}"
+        article = "an" if thing[:1].lower() in "aeiou" else "a"
+        cost = (f"{_as_int(params.get('magic'))} Magic, "
+                f"{_plural(_as_int(params.get('spent')), 'Flower')} spent")
+        if target_seat == seat:
+            return f"{who} crystallized {article} {thing}: {cost}"
+        return f"{who} logged for {target}: {article} {thing}, {cost}"
+    if action == "store":
+        return f"{who} stored a Flower" + ("" if target_seat == seat else f" for {target}")
+    if action == "set_inventory":
+        return (f"{who} set {whose} Bag to {_as_int(params.get('bag'))} "
+                f"and Storehouse to {_as_int(params.get('storehouse'))}")
+    if action == "next_round":
+        return f"{who} started the next round"
+    if action == "set_draw_pile":
+        return f"{who} set the draw pile to {_plural(_as_int(params.get('count')), 'card')}"
+    if action == "set_run_outs":
+        return f"{who} set the draw pile run-outs to {_as_int(params.get('count'))}"
+    if action == "set_forest_magic":
+        return f"{who} set {whose} Forest Magic Tiles to {_as_int(params.get('count'))}"
+    if action == "set_magic":
+        return f"{who} set {whose} Magic to {_as_int(params.get('magic'))}"
+    if action == "set_final_flowers":
+        return f"{who} set {whose} Flowers left to {_as_int(params.get('count'))}"
+    if action == "finish":
+        return f"{who} ended the game"
+    spec = ACTIONS.get(action)
+    return f"{who}: {spec.label if spec else action}"

@@ -1,0 +1,63 @@
+"""Playwright fixtures: a live server in a thread and phone-sized browser contexts."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
+         "has_touch": True}
+SHOTS = os.path.join(os.path.dirname(__file__), "..", "test-results")
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    path = tmp_path_factory.mktemp("live") / "live.sqlite"
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "browser-test", "LAN_ADDRESS": "127.0.0.1",
+                      "STREAM_POLL_SECONDS": 0.5, "STREAM_MAX_SECONDS": 60.0})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"Chromium not found at {CHROMIUM}; scripts/test.sh installs Debian's package.")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phones(browser):
+    """phones(n): n phones, each its own browser context (own cookies), phone-sized."""
+    made = []
+
+    def make(n):
+        for _ in range(n):
+            context = browser.new_context(**PHONE)
+            context.set_default_timeout(8000)
+            made.append(context)
+        return [c.new_page() for c in made[-n:]]
+
+    yield make
+    for context in made:
+        context.close()
+
+
+def shot(page, name):
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)

@@ -62,6 +62,14 @@
     }
   });
 
+  // The network came back, or a refresh failed on a flaky network: fetch the view again.
+  window.addEventListener("online", resync);
+  var retryTimer = null;
+  document.addEventListener("htmx:sendError", function (event) {
+    if (!view() || retryTimer) return;
+    retryTimer = setTimeout(function () { retryTimer = null; resync(); }, 2000);
+  });
+
   // After a swap, buzz briefly when the view asks for it (e.g. a reveal).
   document.addEventListener("htmx:afterSwap", function () {
     var buzz = document.querySelector("#view [data-buzz]");

@@ -275,3 +275,9 @@ def full_log(code):
 
 def live_hub() -> live.Hub:
     return current_app.extensions["forest_hub"]
+
+
+@bp.app_template_filter("names")
+def seat_names(seats, players):
+    """Seat numbers to player names, for sentences like "Waiting for Ben, Cara"."""
+    return [players[s] for s in seats if isinstance(s, int) and 0 <= s < len(players)]

@@ -1,0 +1,72 @@
+"""Phones in a real browser: create, join by code, live updates over SSE, reload, undo."""
+
+import re
+
+import pytest
+
+from .browser import browser, live_server, phones, shot  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+expect = pytest.importorskip("playwright.sync_api").expect
+
+
+def create_wicked_forest(page, base, players, leader="0"):
+    page.goto(base + "/")
+    page.get_by_role("link", name=re.compile("The Wicked Forest")).click()
+    for i, name in enumerate(players):
+        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    page.get_by_label("First leader").select_option(leader)
+    page.get_by_role("button", name="Create the table").click()
+    code = page.locator(".code-big").first.inner_text().strip()
+    return code
+
+
+def join(page, base, code, name):
+    page.goto(base + "/")
+    page.get_by_label("Table code").fill(code.lower())
+    page.get_by_role("button", name="Join", exact=True).click()
+    page.get_by_role("button", name=f"I am {name}").click()
+    expect(page.locator(".seat-chip.mine")).to_contain_text(name)
+
+
+def test_create_join_live_update_reload_and_undo(live_server, phones):
+    ana, ben = phones(2)
+    code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
+    assert re.fullmatch(r"[A-Z0-9]{4}", code) and not set(code) & set("0O1IL")
+    expect(ana.locator("img.qr")).to_be_visible()
+    shot(ana, "01-join-page-with-qr")
+    ana.get_by_role("button", name="I am Ana").click()
+    join(ben, live_server, code, "Ben")
+    shot(ben, "02-ben-seated")
+
+    # Ana reveals a card; Ben's phone shows it without reloading (pushed over SSE).
+    ana.get_by_role("button", name="3 Flowers, no Witch").click()
+    expect(ana.locator(".forest h2")).to_have_text("Forest: 1 of 9 revealed")
+    expect(ben.locator(".forest h2")).to_have_text("Forest: 1 of 9 revealed", timeout=5000)
+    expect(ben.get_by_role("button", name=re.compile("Stay"))).to_be_visible()
+
+    # A reload keeps Ben in his seat.
+    ben.reload()
+    expect(ben.locator(".seat-chip.mine")).to_contain_text("Ben")
+    expect(ben.locator(".forest h2")).to_have_text("Forest: 1 of 9 revealed")
+
+    # Undo from Ben's phone restores the previous state on both phones.
+    ben.get_by_role("button", name=re.compile("Undo")).click()
+    expect(ben.locator(".forest h2")).to_have_text("Forest: 0 of 9 revealed")
+    expect(ana.locator(".forest h2")).to_have_text("Forest: 0 of 9 revealed", timeout=5000)
+    shot(ana, "03-after-undo")
+
+
+def test_stream_drop_is_followed_by_a_full_resync(live_server, phones):
+    ana, ben = phones(2)
+    code = create_wicked_forest(ana, live_server, ["Ana", "Ben"])
+    ana.get_by_role("button", name="I am Ana").click()
+    join(ben, live_server, code, "Ben")
+    # Ben's phone goes to the background: its stream is cut and updates are missed.
+    ben.context.set_offline(True)
+    ana.get_by_role("button", name="2 Flowers, no Witch").click()
+    expect(ana.locator(".forest h2")).to_have_text("Forest: 1 of 9 revealed")
+    ben.wait_for_timeout(700)
+    ben.context.set_offline(False)
+    # Coming back: the stream reconnects and the whole view is fetched again.
+    expect(ben.locator(".forest h2")).to_have_text("Forest: 1 of 9 revealed", timeout=10000)

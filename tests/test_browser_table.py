@@ -36,6 +36,7 @@ def test_create_join_live_update_reload_and_undo(live_server, phones):
     expect(ana.locator("img.qr")).to_be_visible()
     shot(ana, "01-join-page-with-qr")
     ana.get_by_role("button", name="I am Ana").click()
+    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
     join(ben, live_server, code, "Ben")
     shot(ben, "02-ben-seated")
 
@@ -61,6 +62,7 @@ def test_stream_drop_is_followed_by_a_full_resync(live_server, phones):
     ana, ben = phones(2)
     code = create_wicked_forest(ana, live_server, ["Ana", "Ben"])
     ana.get_by_role("button", name="I am Ana").click()
+    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
     join(ben, live_server, code, "Ben")
     # Ben's phone goes to the background: its stream is cut and updates are missed.
     ben.context.set_offline(True)

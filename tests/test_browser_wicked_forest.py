@@ -36,6 +36,7 @@ def test_three_phones_play_two_rounds(live_server, phones):
     ana, ben, cara = phones(3)
     code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"], leader="0")
     ana.get_by_role("button", name="I am Ana").click()
+    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
     join(ben, live_server, code, "Ben")
     join(cara, live_server, code, "Cara")
     everyone = (ana, ben, cara)
@@ -99,6 +100,7 @@ def test_one_phone_passed_around(live_server, phones):
     (table,) = phones(1)
     code = create_wicked_forest(table, live_server, ["Ana", "Ben"], leader="1")
     table.get_by_role("button", name=re.compile("every free seat")).click()
+    expect(table.locator(".seat-chip.mine")).to_have_count(2)
     table.get_by_role("button", name="4 Flowers, no Witch").click()
     # A cover screen: nothing private shows until the phone is handed to a player.
     expect(table.get_by_role("button", name=re.compile("Hand the phone to Ana"))).to_be_visible()

@@ -128,19 +128,18 @@ class Phone:
 class Listener(threading.Thread):
     """Reads one phone's event stream; on each update fetches the view as htmx would."""
 
-    def __init__(self, phone: Phone, code: str, version: int, deadline: Deadline,
-                 board: threading.Condition):
+    def __init__(self, phone: Phone, code: str, version: int, board: threading.Condition):
         super().__init__(daemon=True, name=f"listener-{phone.index}")
         self.phone = phone
         self.code = code
         self.start_version = version
-        self.deadline = deadline
         self.board = board            # guards the fields below; notified on every change
         self.connected = False
         self.arrived: dict[int, float] = {}   # version -> perf_counter when the event arrived
         self.visible: dict[int, float] = {}   # version -> perf_counter when the view came back
         self.error: BaseException | None = None
         self.stream: http.client.HTTPConnection | None = None
+        self.sock: socket.socket | None = None
         self.stopping = False
 
     def run(self) -> None:
@@ -158,6 +157,11 @@ class Listener(threading.Thread):
         headers.update({"Accept": "text/event-stream", "Cache-Control": "no-cache"})
         # The server sends a keepalive comment every 15 s, so a 30 s read timeout is generous.
         self.stream = http.client.HTTPConnection(HOST, self.phone.port, timeout=30)
+        self.stream.connect()
+        # Kept so stop() can unblock the read: the response may take the socket over.
+        self.sock = self.stream.sock
+        if self.stopping:
+            return
         self.stream.request("GET", path, headers=headers)
         resp = self.stream.getresponse()
         if resp.status != 200:
@@ -208,12 +212,12 @@ class Listener(threading.Thread):
 
     def stop(self) -> None:
         self.stopping = True
-        if self.stream is not None:
+        if self.sock is not None:
             try:
-                if self.stream.sock is not None:
-                    self.stream.sock.shutdown(socket.SHUT_RDWR)
+                self.sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
+        if self.stream is not None:
             self.stream.close()
         self.phone.close()
 
@@ -231,7 +235,9 @@ def wait_for(board: threading.Condition, listeners, what: str, version: int, dea
             left = limit - time.monotonic()
             if left <= 0:
                 missing = [lst.phone.index for lst in listeners if version not in getattr(lst, what)]
-                raise BenchError(f"timed out waiting for version {version} ({what}) on phones {missing}")
+                why = (f"overall timeout of {OVERALL_TIMEOUT:.0f} s reached" if deadline.remaining() <= 0
+                       else f"nothing within {STEP_TIMEOUT:.0f} s")
+                raise BenchError(f"version {version} not {what} on phones {missing}: {why}")
             board.wait(left)
 
 
@@ -275,7 +281,7 @@ def summary(values) -> str:
             f"worst {max(ms):7.1f} ms")
 
 
-def bench(port: int, runs: int, pause: float, deadline: Deadline) -> None:
+def bench(port: int, runs: int, warmup: int, pause: float, deadline: Deadline) -> None:
     phones = [Phone(i, port, deadline) for i in range(len(PLAYERS))]
     created = phones[0].json("POST", "/api/tables", {
         "game": "wicked-forest", "players": PLAYERS, "options": {"first_leader": "0"}})
@@ -285,7 +291,7 @@ def bench(port: int, runs: int, pause: float, deadline: Deadline) -> None:
     version = phones[0].json("GET", f"/api/tables/{code}?seat=0")["version"]
 
     board = threading.Condition()
-    listeners = [Listener(phones[i], code, version, deadline, board) for i in LISTENERS]
+    listeners = [Listener(phones[i], code, version, board) for i in LISTENERS]
     try:
         for lst in listeners:
             lst.start()
@@ -304,7 +310,9 @@ def bench(port: int, runs: int, pause: float, deadline: Deadline) -> None:
         post_rtt, arrive_last, visible_last = [], [], []
         arrive_each = {i: [] for i in LISTENERS}
         visible_each = {i: [] for i in LISTENERS}
-        for run in range(runs):
+        # Warm-up runs (run < 0) go through the same steps but are not recorded: the first
+        # view the server renders also compiles its templates.
+        for run in range(-warmup, runs):
             body = {"action": "set_draw_pile", "params": {"count": 20 if run % 2 == 0 else 21},
                     "version": version, "seat": 0}
             t0 = time.perf_counter()
@@ -317,18 +325,20 @@ def bench(port: int, runs: int, pause: float, deadline: Deadline) -> None:
             if new_version == version:
                 raise BenchError(f"run {run + 1}: the version did not move ({version})")
             version = new_version
-            post_rtt.append(t1 - t0)
 
             wait_for(board, listeners, "arrived", version, deadline)
             wait_for(board, listeners, "visible", version, deadline)
+            if pause > 0:
+                time.sleep(min(pause, max(0.0, deadline.remaining())))
+            if run < 0:
+                continue
+            post_rtt.append(t1 - t0)
             with board:
                 for lst in listeners:
                     arrive_each[lst.phone.index].append(lst.arrived[version] - t0)
                     visible_each[lst.phone.index].append(lst.visible[version] - t0)
             arrive_last.append(max(arrive_each[i][-1] for i in LISTENERS))
             visible_last.append(max(visible_each[i][-1] for i in LISTENERS))
-            if pause > 0:
-                time.sleep(min(pause, max(0.0, deadline.remaining())))
     finally:
         for lst in listeners:
             lst.stop()
@@ -337,8 +347,8 @@ def bench(port: int, runs: int, pause: float, deadline: Deadline) -> None:
         for lst in listeners:
             lst.join(timeout=2)
 
-    print(f"Forest Table live-update latency: {runs} actions, 1 phone acting, "
-          f"{len(LISTENERS)} phones listening, {HOST}:{port}\n")
+    print(f"Forest Table live-update latency: {runs} actions (after {warmup} untimed), "
+          f"1 phone acting, {len(LISTENERS)} phones listening, {HOST}:{port}\n")
     print(f"  action POST round trip              {summary(post_rtt)}")
     print(f"  update arrives (last of {len(LISTENERS)} phones)   {summary(arrive_last)}")
     print(f"  update visible (last of {len(LISTENERS)} phones)   {summary(visible_last)}")
@@ -356,9 +366,13 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=50, help="actions to time (default 50)")
     parser.add_argument("--pause", type=float, default=0.05,
                         help="seconds between one run's last view and the next action (default 0.05)")
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="untimed actions before the timed ones (default 1)")
     args = parser.parse_args()
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    if args.warmup < 0 or args.pause < 0:
+        parser.error("--warmup and --pause cannot be negative")
 
     deadline = Deadline(OVERALL_TIMEOUT)
     with tempfile.TemporaryDirectory(prefix="forest-bench-") as tmp:
@@ -377,7 +391,7 @@ def main() -> int:
         watchdog.start()
         try:
             wait_until_up(proc, port, log_path, deadline)
-            bench(port, args.runs, args.pause, deadline)
+            bench(port, args.runs, args.warmup, args.pause, deadline)
         except BenchError as exc:
             print(f"benchmark failed: {exc}", file=sys.stderr)
             return 1

@@ -292,19 +292,23 @@ def setup(players: list[str], options: dict) -> dict:
     }
 
 
-def setup_notes(n_players: int) -> list[str]:
-    """List the setup steps for this many players, with the tiles that go back in the box."""
+def tiles_to_box(n_players: int) -> str:
+    """Say which Ability Crystal Tiles go back in the box for this many players."""
     _check_player_count(n_players)
     unused = list(range(n_players + 1, TILE_NUMBERS + 1))
     stacks = f"each of the {TILE_STACKS} Ability Crystal Tile stacks"
     if not unused:
-        tiles_line = (f"With {n_players} players every Ability Crystal Tile is used: "
-                      "none go back in the box.")
-    else:
-        label = "tile" if len(unused) == 1 else "tiles"
-        numbers = _join([str(number) for number in unused])
-        tiles_line = (f"Put {label} {numbers} of {stacks} back in the box "
-                      f"({len(unused) * TILE_STACKS} tiles).")
+        return (f"With {n_players} players every Ability Crystal Tile is used: "
+                "none go back in the box.")
+    label = "tile" if len(unused) == 1 else "tiles"
+    numbers = _join([str(number) for number in unused])
+    return (f"Put {label} {numbers} of {stacks} back in the box "
+            f"({len(unused) * TILE_STACKS} tiles).")
+
+
+def setup_notes(n_players: int) -> list[str]:
+    """List the setup steps for this many players, with the tiles that go back in the box."""
+    tiles_line = tiles_to_box(n_players)
     return [
         f"Shuffle the {DECK_SIZE} Exploration Cards face down as the draw pile.",
         f"Lay {FOREST_SIZE} cards face down as the forest; {PILE_CARDS} stay in the draw pile.",

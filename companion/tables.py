@@ -230,8 +230,8 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
             return Outcome(current.version, repeated=True)
         if version is None:
             raise TableError("The version this phone saw is missing.")
-        # Secret picks commute with everything else, so an older version is fine for them.
-        if version != current.version and not spec.secret:
+        # Secret picks and per-player entries commute, so an older version is fine for them.
+        if version != current.version and not spec.any_version:
             raise Stale("Someone else changed the table first. Here it is as it is now.")
         try:
             state = game.apply(current.snapshot, action, params, acting)

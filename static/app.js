@@ -51,10 +51,40 @@
     if (live) live.dataset.opened = "1";
   });
 
-  // Skip the refetch when the pushed version is the one already on screen (our own action).
+  // Someone typing in the view must not have their input wiped by a refresh.
+  function editing() {
+    var el = document.activeElement;
+    if (!el || !view() || !view().contains(el)) return false;
+    return el.tagName === "SELECT" || el.tagName === "TEXTAREA" ||
+      (el.tagName === "INPUT" && ["hidden", "checkbox", "radio", "submit"].indexOf(el.type) < 0);
+  }
+  var deferred = false;
+  document.addEventListener("focusout", function () {
+    if (!deferred) return;
+    setTimeout(function () {
+      if (deferred && !editing()) { deferred = false; resync(); }
+    }, 400);
+  });
+
+  // A refresh that was already on its way when typing began: keep what is typed.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var cfg = event.detail && event.detail.requestConfig;
+    if (cfg && cfg.verb === "get" && event.detail.target === view() && editing()) {
+      event.detail.shouldSwap = false;
+      deferred = true;
+    }
+  });
+
   document.addEventListener("htmx:confirm", function (event) {
     var trigger = event.detail && event.detail.triggeringEvent;
-    if (!trigger || trigger.type !== "sse:update") return;
+    if (!trigger || (trigger.type !== "sse:update" && trigger.type !== "resync")) return;
+    if (editing()) {
+      event.preventDefault();
+      deferred = true;
+      return;
+    }
+    // Skip the refetch when the pushed version is the one already on screen (our own action).
+    if (trigger.type !== "sse:update") return;
     var message = trigger.detail;
     var shown = document.querySelector("#view [data-version]");
     if (message && shown && String(message.data) === shown.getAttribute("data-version")) {
@@ -76,3 +106,16 @@
     if (buzz && navigator.vibrate) navigator.vibrate(120);
   });
 })();
+
+// Running-sum helper: "7+3-1" typed in a sum field fills the total beside it.
+document.addEventListener("input", function (event) {
+  var field = event.target;
+  if (!field.matches || !field.matches("[data-sum-for]")) return;
+  var target = document.getElementById(field.getAttribute("data-sum-for"));
+  if (!target) return;
+  var parts = field.value.replace(/\s+/g, "").match(/[+-]?\d+/g);
+  if (!parts) return;
+  var sum = 0;
+  parts.forEach(function (p) { sum += parseInt(p, 10); });
+  target.value = String(Math.max(0, sum));
+});

@@ -157,3 +157,17 @@ def test_log_never_shows_a_secret_pick(conn):
     lines = tables.log_lines(conn, tables.load(conn, code))
     assert lines[0]["text"] == "Ana has chosen."
     assert "blue" not in repr(lines)
+
+
+def test_commuting_entry_is_accepted_against_an_old_version(conn):
+    from companion.games import get_game
+    game = get_game("woodland-wizards")
+    assert game.ACTIONS["enter_total"].commutes and not game.ACTIONS["settle_round"].commutes
+    code, _ = tables.create_table(conn, "woodland-wizards", ["Ana", "Ben"], {"first_player": "0"})
+    tables.apply_action(conn, code, [0], 0, "set_phase", {"phase": "scoring"}, 0)
+    tables.apply_action(conn, code, [0], 0, "enter_total", {"player": 0, "total": 7}, 1)
+    # Ben's phone still shows version 1: his total is taken all the same.
+    tables.apply_action(conn, code, [1], 1, "enter_total", {"player": 1, "total": 9}, 1)
+    assert tables.load(conn, code).snapshot["totals"] == [7, 9]
+    with pytest.raises(tables.Stale):
+        tables.apply_action(conn, code, [1], 1, "settle_round", {}, 1)

@@ -17,9 +17,10 @@ def get_game(game_id) -> ModuleType | None:
 
 
 def _register_builtin() -> None:
-    from . import wicked_forest
+    from . import wicked_forest, woodland_wizards
 
     register(wicked_forest)
+    register(woodland_wizards)
 
 
 _register_builtin()

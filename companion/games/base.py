@@ -104,12 +104,20 @@ class ActionSpec:
 
     secret: a hidden pick; it commutes with other writes, so the table layer accepts it
     even when sent against an older version, and the log never shows its parameters.
+    commutes: a public write that sets one player's own value (e.g. a round total typed
+    on each phone at once); like a secret pick it is accepted against an older version,
+    and `apply` still checks it against the current state.
     """
 
     name: str
     params: tuple[Param, ...] = ()
     secret: bool = False
     label: str = ""
+    commutes: bool = False
+
+    @property
+    def any_version(self) -> bool:
+        return self.secret or self.commutes
 
 
 def parse_params(spec_params: tuple[Param, ...], raw: dict, players: int | None = None) -> dict:

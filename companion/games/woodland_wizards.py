@@ -1,0 +1,880 @@
+"""Woodland Wizards: four rounds of Wandering, Contest, Boost, Scoring and Clean-up.
+
+The phones keep the bookkeeping the table finds fiddly: the phase checklist, who has
+passed in the Boost phase, the round totals and their ranking (with the tie rule), who
+scores a Contest Creature, the starting player, the scored cards, the single Golden
+Phoenix and the final ranking with its five tie-breaks. The real cards stay the authority
+for everything else: totals are entered by the players, never computed from card effects.
+
+Seats 0..N-1 sit clockwise; the player to the left of seat i is seat (i + 1) % N.
+
+Rulings where the rulebook leaves a gap:
+- The game ends with the explicit "finish" action (or "next_phase" from round 4's Scoring
+  phase), never by itself, so end-of-game card effects can be entered first. Scored cards
+  and adjustments stay editable once the game is over.
+- Correcting a total after the round is settled keeps the settled ranking: once the winner
+  is determined, later changes do not move it. A mistaken ranking is fixed by undoing.
+- In a Boost round each player who has not passed plays one boost or passes; the next
+  Boost round starts once everyone has done one of the two.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from .base import ActionSpec, Param, Rejected, check_action, parse_params
+
+ID = "woodland-wizards"
+NAME = "Woodland Wizards"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 12
+RULES_VERSION = 1
+
+ROUNDS = 4
+HAND_SIZE = 5
+BOOST_ROUNDS = 3
+TWO_DECKS_FROM = 7
+DEFAULT_SCORERS_7_PLUS = 3
+
+PHASE_WANDERING = "wandering"
+PHASE_CONTEST = "contest"
+PHASE_BOOST = "boost"
+PHASE_SCORING = "scoring"
+PHASE_CLEANUP = "cleanup"
+PHASE_OVER = "over"
+PHASES = (PHASE_WANDERING, PHASE_CONTEST, PHASE_BOOST, PHASE_SCORING, PHASE_CLEANUP)
+PHASE_LABELS = {
+    PHASE_WANDERING: "Wandering",
+    PHASE_CONTEST: "Contest",
+    PHASE_BOOST: "Boost",
+    PHASE_SCORING: "Scoring",
+    PHASE_CLEANUP: "Clean-up",
+}
+
+OPTIONS = (
+    Param("first_player", "text", label="First starting player", default="random"),
+    Param("scorers_7_plus", "int", label="Scorers per round with 7-12 players",
+          min=1, max=6, default=DEFAULT_SCORERS_7_PLUS),
+)
+
+_PLAYER = Param("player", "seat", label="Player")
+_TOTAL = Param("total", "int", label="Round total", min=0, max=999)
+_VALUE = Param("value", "int", label="Card value", min=0, max=99)
+_CARD_NAME = Param("name", "text", label="Card name", optional=True, default="", max_length=40)
+_PHOENIX = Param("phoenix", "bool", label="Golden Phoenix", default=False)
+_INDEX = Param("index", "int", label="Card number", min=0, max=99)
+
+ACTIONS: dict[str, ActionSpec] = {
+    "set_phase": ActionSpec(
+        "set_phase", (Param("phase", "choice", label="Phase", choices=PHASES),),
+        label="Go to a phase"),
+    "next_phase": ActionSpec("next_phase", (), label="Next phase"),
+    "boost": ActionSpec("boost", (_PLAYER,), label="Play a boost"),
+    "pass_boost": ActionSpec("pass_boost", (_PLAYER,), label="Pass"),
+    "next_boost_round": ActionSpec("next_boost_round", (), label="Next Boost round"),
+    # Every phone types its own total at the same moment: these must not refuse each other.
+    "enter_total": ActionSpec("enter_total", (_PLAYER, _TOTAL), label="Enter a round total",
+                              commutes=True),
+    "set_total": ActionSpec("set_total", (_PLAYER, _TOTAL), label="Correct a round total",
+                            commutes=True),
+    "settle_round": ActionSpec("settle_round", (), label="Rank the round"),
+    "score_creature": ActionSpec(
+        "score_creature", (_PLAYER, _VALUE, _CARD_NAME, _PHOENIX),
+        label="Score the Contest Creature"),
+    "next_round": ActionSpec("next_round", (), label="Clean up and start the next round"),
+    "finish": ActionSpec("finish", (), label="End the game"),
+    "add_card": ActionSpec("add_card", (_PLAYER, _VALUE, _CARD_NAME, _PHOENIX),
+                           label="Add a scored card"),
+    "edit_card": ActionSpec("edit_card", (_PLAYER, _INDEX, _VALUE, _CARD_NAME, _PHOENIX),
+                            label="Change a scored card"),
+    "remove_card": ActionSpec("remove_card", (_PLAYER, _INDEX), label="Remove a scored card"),
+    "set_adjustment": ActionSpec(
+        "set_adjustment",
+        (_PLAYER, Param("amount", "int", label="End-of-game adjustment", min=-99, max=99)),
+        label="End-of-game adjustment"),
+}
+
+# Card effects may exchange scored cards even after the end, so the tally stays editable.
+_ALLOWED_WHEN_OVER = ("add_card", "edit_card", "remove_card", "set_adjustment")
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight",
+                 "nine", "ten")
+
+
+# ----------------------------------------------------------------- small utilities
+
+
+def _check_player_count(count: int) -> None:
+    """Refuse a table outside the game's player range."""
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
+
+
+def _join(words) -> str:
+    """Join names as 'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
+    words = list(words)
+    if not words:
+        return "nobody"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _plural(count: int, word: str) -> str:
+    """Say '1 card' or '3 cards'."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _in_words(count: int) -> str:
+    """Say small counts as words: 'one', 'two'; larger ones as digits."""
+    return _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
+
+
+def _seat_count(state: dict) -> int:
+    return len(state["players"])
+
+
+def _names(state: dict, seats) -> list[str]:
+    return [state["players"][s] for s in seats]
+
+
+def _require_seat(state: dict, seat) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _seat_count(state):
+        raise Rejected("That seat is not at this table.")
+
+
+def turn_distance(seat: int, starting_seat: int, seat_count: int) -> int:
+    """Count the steps clockwise from the starting player to `seat`."""
+    return (seat - starting_seat) % seat_count
+
+
+def left_of(seat: int, seat_count: int) -> int:
+    """Return the seat to the left (clockwise) of `seat`."""
+    return (seat + 1) % seat_count
+
+
+def scorer_count(seat_count: int, scorers_7_plus: int = DEFAULT_SCORERS_7_PLUS) -> int:
+    """Say how many players score their Contest Creature each round at this table."""
+    if seat_count <= 3:
+        return 1
+    if seat_count <= 5:
+        return 2
+    if seat_count == 6:
+        return 3
+    return scorers_7_plus
+
+
+def _scorer_words(count: int) -> str:
+    return _plural(count, "scorer")
+
+
+def _card(value: int, name: str, phoenix: bool) -> dict:
+    return {"value": value, "name": name or "", "phoenix": bool(phoenix)}
+
+
+def _card_text(card: dict) -> str:
+    """Describe a scored card as 'Golden Phoenix (8)' or 'a 5'."""
+    if card["name"]:
+        return f"{card['name']} ({card['value']})"
+    if card["phoenix"]:
+        return f"the Golden Phoenix ({card['value']})"
+    return f"a card worth {card['value']}"
+
+
+def phoenix_holder(state: dict) -> int | None:
+    """Return the seat holding the Golden Phoenix among scored cards, or None."""
+    for seat, board in enumerate(state["boards"]):
+        if any(card["phoenix"] for card in board["cards"]):
+            return seat
+    return None
+
+
+def _require_phoenix_free(state: dict, player: int, skip_index: int | None = None) -> None:
+    """Refuse a second Golden Phoenix: even with two decks there is only one."""
+    for seat, board in enumerate(state["boards"]):
+        for index, card in enumerate(board["cards"]):
+            if card["phoenix"] and not (seat == player and index == skip_index):
+                raise Rejected(f"{state['players'][seat]} already holds the Golden Phoenix: "
+                               "there is only one in the game.")
+
+
+def _require_card(state: dict, player: int, index: int) -> None:
+    cards = state["boards"][player]["cards"]
+    if index >= len(cards):
+        name = state["players"][player]
+        if not cards:
+            raise Rejected(f"{name} has no scored cards.")
+        raise Rejected(f"{name} has {_plural(len(cards), 'scored card')}: "
+                       f"choose a number from 0 to {len(cards) - 1}.")
+
+
+def _pending_creatures(state: dict) -> list[int]:
+    """List the scorers who still have to add their Contest Creature, in ranking order."""
+    if not state["settled"]:
+        return []
+    return [s for s in state["scorers"] if s not in state["creatures_logged"]]
+
+
+# ----------------------------------------------------------------- options and setup
+
+
+def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
+    """Check the setup options and settle a random first starting player to a seat."""
+    _check_player_count(len(players))
+    values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
+    text = str(values["first_player"]).strip().lower()
+    last_seat = len(players) - 1
+    if text == "random":
+        first_player = rng.randrange(len(players))
+    else:
+        try:
+            first_player = int(text)
+        except ValueError:
+            raise Rejected("First starting player: choose random or a seat number "
+                           f"from 0 to {last_seat}.") from None
+        if not 0 <= first_player <= last_seat:
+            raise Rejected(f"First starting player: there is no seat {first_player}; "
+                           f"choose random or a seat number from 0 to {last_seat}.")
+    return {"first_player": first_player, "scorers_7_plus": values["scorers_7_plus"]}
+
+
+def setup(players: list[str], options: dict) -> dict:
+    """Start round 1 in the Wandering phase with the chosen starting player."""
+    _check_player_count(len(players))
+    first = options.get("first_player")
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
+        raise Rejected("The first starting player must be one of the seats.")
+    scorers_7_plus = options.get("scorers_7_plus", DEFAULT_SCORERS_7_PLUS)
+    if (isinstance(scorers_7_plus, bool) or not isinstance(scorers_7_plus, int)
+            or not 1 <= scorers_7_plus <= 6):
+        raise Rejected("Scorers per round with 7-12 players: choose 1 to 6.")
+    seat_count = len(players)
+    state = {
+        "rules_version": RULES_VERSION,
+        "players": list(players),
+        "scorers_7_plus": scorers_7_plus,
+        "round": 1,
+        "phase": PHASE_WANDERING,
+        "starting_player": first,
+        "boost_round": 1,
+        "passed": [False] * seat_count,
+        "boosts": [0] * seat_count,
+        "totals": [None] * seat_count,
+        "settled": False,
+        "round_result": [],  # [{seat, total, place, scorer}] frozen when the round is settled
+        "scorers": [],
+        "round_winner": None,
+        "next_starting_player": None,
+        "creatures_logged": [],
+        "boards": [{"cards": [], "adjustment": 0} for _ in players],
+        "events": [],
+    }
+    state["events"].append(f"Round 1: {players[first]} is the starting player. "
+                           "Wandering phase: draw a card, then play a card, in turn order.")
+    return state
+
+
+def setup_notes(n_players: int) -> list[str]:
+    """List the setup steps for this many players."""
+    _check_player_count(n_players)
+    notes = []
+    if n_players >= TWO_DECKS_FROM:
+        notes.append("Take two decks, remove one Golden Phoenix and shuffle the rest together: "
+                     "there is still only one Golden Phoenix in the game.")
+    else:
+        notes.append("Shuffle the deck.")
+    notes += [
+        "Place the deck face down in the middle of the table.",
+        "Turn over the top card next to it to start the discard pile.",
+        f"Deal {HAND_SIZE} cards to each player.",
+    ]
+    if n_players >= TWO_DECKS_FROM:
+        notes.append(f"With {n_players} players the number of scorers per round is a setup "
+                     f"option ({DEFAULT_SCORERS_7_PLUS} unless changed).")
+    else:
+        count = scorer_count(n_players)
+        notes.append(f"With {n_players} players, {_scorer_words(count)} per round "
+                     "add their Contest Creature to their scored cards.")
+    notes.append("Play 4 rounds; play goes clockwise from the starting player.")
+    return notes
+
+
+# ----------------------------------------------------------------- rankings
+
+
+def round_ranking(totals, starting_seat: int, scorer_count: int) -> list[dict]:
+    """Rank a round: higher total first, equal totals by turn order from the starting player.
+
+    Returns [{seat, total, place, scorer}] best first; places are 1..N with no shared place.
+    """
+    seat_count = len(totals)
+    if any(total is None for total in totals):
+        raise ValueError("every total is needed")
+    order = sorted(range(seat_count),
+                   key=lambda seat: (-totals[seat], turn_distance(seat, starting_seat, seat_count)))
+    return [{"seat": seat, "total": totals[seat], "place": index + 1, "scorer": index < scorer_count}
+            for index, seat in enumerate(order)]
+
+
+def _round_tie_sentences(rows: list[dict], starting_seat: int, players: list[str]) -> list[str]:
+    """Explain each group of equal totals in words."""
+    sentences = []
+    starter = players[starting_seat]
+    groups: dict[int, list[int]] = {}
+    for row in rows:
+        groups.setdefault(row["total"], []).append(row["seat"])
+    for total, seats in groups.items():
+        if len(seats) < 2:
+            continue
+        names = [players[s] for s in seats]
+        if len(seats) == 2:
+            lead = f"{names[0]} and {names[1]} both have {total}"
+            if seats[0] == starting_seat:
+                sentences.append(f"{lead}; {names[0]} is the starting player, "
+                                 f"so {names[0]} ranks higher.")
+            else:
+                sentences.append(f"{lead}; {names[0]} is closer to the starting player "
+                                 f"{starter}, so {names[0]} ranks higher.")
+        else:
+            sentences.append(f"{_join(names)} all have {total}; the closer to the starting "
+                             f"player {starter} in turn order, the higher: {', '.join(names)}.")
+    return sentences
+
+
+def _final_keys(entry: dict) -> dict:
+    """Work out the score and each tie-break value of one player."""
+    values = [int(card["value"]) for card in entry.get("cards", [])]
+    highest = max(values) if values else None
+    return {
+        "score": sum(values) + int(entry.get("adjustment", 0) or 0),
+        "phoenix": any(card.get("phoenix") for card in entry.get("cards", [])),
+        "cards": len(values),
+        "highest": highest,
+        "highest_count": values.count(highest) if values else 0,
+    }
+
+
+def _beats_sentence(upper: dict, lower: dict, starter: str) -> str:
+    """Say which tie-break step puts `upper` ahead of `lower`, both on the same score."""
+    a, b = upper["name"], lower["name"]
+    head = f"{a} beats {b}: both {upper['score']}"
+    if upper["phoenix"] != lower["phoenix"]:
+        return f"{head}, {a} holds the Golden Phoenix."
+    if upper["cards"] != lower["cards"]:
+        return f"{head}, {upper['cards']} scored cards to {lower['cards']}."
+    same = f"{head} with {_plural(upper['cards'], 'scored card')}"
+    if upper["highest"] != lower["highest"]:
+        return f"{same}, highest card {upper['highest']} to {lower['highest']}."
+    if upper["highest_count"] != lower["highest_count"]:
+        return (f"{same} and highest card {upper['highest']}, "
+                f"{_in_words(upper['highest_count'])} {'card' if upper['highest_count'] == 1 else 'cards'} "
+                f"of {upper['highest']} to {_in_words(lower['highest_count'])}.")
+    if upper["cards"]:
+        equal = (f"{same}, highest card {upper['highest']} "
+                 f"({_in_words(upper['highest_count'])} of them); ")
+    else:
+        equal = f"{head}, no scored cards each; "
+    if upper["distance"] == 0:
+        return f"{equal}{a} is the starting player, first in turn order."
+    return f"{equal}{a} sits earlier in turn order from the starting player {starter}."
+
+
+def final_ranking(players_data, starting_seat: int) -> list[dict]:
+    """Rank the game: score, then Golden Phoenix, most cards, highest card, most of it, seat order.
+
+    players_data: [{seat, name, cards: [{value, name, phoenix}], adjustment}] for every seat
+    0..N-1 in any order; starting_seat: the starting player of the last round.
+    Returns [{seat, name, score, place, reason}] best first; places are 1..N, never shared.
+    """
+    entries = list(players_data)
+    seat_count = len(entries)
+    rows = []
+    for entry in entries:
+        keys = _final_keys(entry)
+        seat = int(entry["seat"])
+        rows.append(dict(keys, seat=seat, name=str(entry.get("name", f"Seat {seat}")),
+                         distance=turn_distance(seat, starting_seat, seat_count)))
+    rows.sort(key=lambda row: (-row["score"], not row["phoenix"], -row["cards"],
+                               -(row["highest"] if row["highest"] is not None else -1),
+                               -row["highest_count"], row["distance"], row["seat"]))
+    names_by_seat = {row["seat"]: row["name"] for row in rows}
+    starter = names_by_seat.get(starting_seat, f"Seat {starting_seat}")
+    result = []
+    for index, row in enumerate(rows):
+        tied_above = index > 0 and rows[index - 1]["score"] == row["score"]
+        tied_below = [other["name"] for other in rows[index + 1:] if other["score"] == row["score"]]
+        if tied_above:
+            reason = _beats_sentence(rows[index - 1], row, starter)
+        elif tied_below:
+            reason = (f"{row['score']} points, tied with {_join(tied_below)}; "
+                      f"the tie-breaks put {row['name']} first.")
+        else:
+            reason = f"{row['score']} points."
+        result.append({"seat": row["seat"], "name": row["name"], "score": row["score"],
+                       "place": index + 1, "reason": reason})
+    return result
+
+
+def _final_for_state(state: dict) -> list[dict]:
+    data = [{"seat": seat, "name": state["players"][seat], "cards": board["cards"],
+             "adjustment": board["adjustment"]} for seat, board in enumerate(state["boards"])]
+    return final_ranking(data, state["starting_player"])
+
+
+# ----------------------------------------------------------------- apply
+
+
+def apply(state: dict, action: str, params: dict, seat: int) -> dict:
+    """Return the state after `seat` takes `action`; raise Rejected and change nothing."""
+    _, parsed = check_action(ACTIONS, action, params if params is not None else {},
+                             _seat_count(state))
+    _require_seat(state, seat)
+    if state["phase"] == PHASE_OVER and action not in _ALLOWED_WHEN_OVER:
+        raise Rejected("The game is over.")
+    # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
+    new_state = json.loads(json.dumps(state))
+    new_state["events"] = []
+    _HANDLERS[action](new_state, parsed, seat)
+    return new_state
+
+
+def _enter_phase(state: dict, phase: str) -> None:
+    """Move to `phase` and say what happens in it."""
+    state["phase"] = phase
+    starter = state["players"][state["starting_player"]]
+    if phase == PHASE_WANDERING:
+        state["events"].append(f"Wandering phase: from {starter} in turn order, "
+                               "each player draws a card and plays a card.")
+    elif phase == PHASE_CONTEST:
+        state["events"].append("Contest phase: everyone plays a Contest Creature face down; "
+                               "reveal them together.")
+    elif phase == PHASE_BOOST:
+        state["events"].append(f"Boost phase, Boost round {state['boost_round']}: "
+                               "boost or pass.")
+    elif phase == PHASE_SCORING:
+        state["events"].append("Scoring phase: enter each player's round total.")
+    elif phase == PHASE_CLEANUP:
+        state["events"].append("Clean-up phase: discard the cards in play except scored cards, "
+                               "then start the next round.")
+
+
+def _set_phase(state: dict, params: dict, seat: int) -> None:
+    """Jump to any phase of the checklist; clean-up does not exist in the last round."""
+    phase = params["phase"]
+    if phase == PHASE_CLEANUP and state["round"] == ROUNDS:
+        raise Rejected("There is no Clean-up phase in the last round: finish the game instead.")
+    if phase == state["phase"]:
+        raise Rejected(f"It is already the {PHASE_LABELS[phase]} phase.")
+    _enter_phase(state, phase)
+
+
+def _next_phase(state: dict, params: dict, seat: int) -> None:
+    """Advance one step; Scoring moves on only once the round is settled."""
+    phase = state["phase"]
+    if phase in (PHASE_WANDERING, PHASE_CONTEST, PHASE_BOOST):
+        _enter_phase(state, PHASES[PHASES.index(phase) + 1])
+    elif phase == PHASE_SCORING:
+        if not state["settled"]:
+            raise Rejected("Settle the round first: enter every total, then rank the round.")
+        if state["round"] == ROUNDS:
+            _finish(state, params, seat)
+        else:
+            _enter_phase(state, PHASE_CLEANUP)
+    else:
+        _next_round(state, params, seat)
+
+
+def _require_boost_phase(state: dict) -> None:
+    if state["phase"] != PHASE_BOOST:
+        raise Rejected("Boosts are played only in the Boost phase.")
+
+
+def _acted_this_boost_round(state: dict, player: int) -> bool:
+    # A player still in plays one boost per Boost round, so the count tells who has acted.
+    return state["boosts"][player] >= state["boost_round"]
+
+
+def _waiting_for_boosts(state: dict) -> list[int]:
+    return [s for s in range(_seat_count(state))
+            if not state["passed"][s] and not _acted_this_boost_round(state, s)]
+
+
+def _boost(state: dict, params: dict, seat: int) -> None:
+    """Record a boost card played face down this Boost round."""
+    _require_boost_phase(state)
+    player = params["player"]
+    name = state["players"][player]
+    if state["passed"][player]:
+        raise Rejected(f"{name} has passed: no more boosts for {name} this round.")
+    if _acted_this_boost_round(state, player):
+        raise Rejected(f"{name} has already played a boost in Boost round {state['boost_round']}.")
+    state["boosts"][player] += 1
+    _say_who_is_waiting(state)
+
+
+def _pass_boost(state: dict, params: dict, seat: int) -> None:
+    """Record a pass, which lasts for the rest of this round's Boost phase."""
+    _require_boost_phase(state)
+    player = params["player"]
+    name = state["players"][player]
+    if state["passed"][player]:
+        raise Rejected(f"{name} has already passed.")
+    if _acted_this_boost_round(state, player):
+        raise Rejected(f"{name} has already played a boost in Boost round "
+                       f"{state['boost_round']}; pass in the next Boost round.")
+    state["passed"][player] = True
+    if all(state["passed"]):
+        state["events"].append("Everyone has passed: the Boost phase ends.")
+        _enter_phase(state, PHASE_SCORING)
+        return
+    _say_who_is_waiting(state)
+
+
+def _say_who_is_waiting(state: dict) -> None:
+    waiting = _waiting_for_boosts(state)
+    if waiting:
+        state["events"].append(f"Waiting for {_join(_names(state, waiting))} to boost or pass.")
+    else:
+        state["events"].append("Everyone has boosted or passed: turn the boosts face up.")
+
+
+def _next_boost_round(state: dict, params: dict, seat: int) -> None:
+    """Start the next Boost round, or end the Boost phase after the third."""
+    _require_boost_phase(state)
+    waiting = _waiting_for_boosts(state)
+    if waiting:
+        raise Rejected(f"{_join(_names(state, waiting))} must boost or pass first.")
+    if state["boost_round"] >= BOOST_ROUNDS:
+        state["events"].append(f"{BOOST_ROUNDS} Boost rounds are over: the Boost phase ends.")
+        _enter_phase(state, PHASE_SCORING)
+        return
+    state["boost_round"] += 1
+    still_in = [s for s in range(_seat_count(state)) if not state["passed"][s]]
+    state["events"].append(f"Boost round {state['boost_round']}: "
+                           f"{_join(_names(state, still_in))} may boost or pass.")
+
+
+def _enter_total(state: dict, params: dict, seat: int) -> None:
+    """Record a player's round total in the Scoring phase."""
+    player = params["player"]
+    name = state["players"][player]
+    if state["phase"] != PHASE_SCORING:
+        raise Rejected("Round totals are entered in the Scoring phase.")
+    if state["settled"]:
+        raise Rejected("The round is already settled.")
+    if state["totals"][player] is not None:
+        raise Rejected(f"{name}'s total is already entered; correct it instead.")
+    state["totals"][player] = params["total"]
+    missing = [s for s, total in enumerate(state["totals"]) if total is None]
+    if missing:
+        state["events"].append(f"Still missing: {_join(_names(state, missing))}.")
+    else:
+        state["events"].append("Every total is in: rank the round.")
+
+
+def _set_total(state: dict, params: dict, seat: int) -> None:
+    """Correct an entered total; a settled ranking stays as it is."""
+    player = params["player"]
+    name = state["players"][player]
+    if state["totals"][player] is None:
+        raise Rejected(f"{name} has no total yet: enter it first.")
+    state["totals"][player] = params["total"]
+    if state["settled"]:
+        state["events"].append("The round is already settled: its ranking and scorers stay "
+                               "as they were (undo the ranking to redo it).")
+
+
+def _settle_round(state: dict, params: dict, seat: int) -> None:
+    """Rank the round, pick the scorers and the next starting player."""
+    if state["phase"] != PHASE_SCORING:
+        raise Rejected("The round is ranked in the Scoring phase.")
+    if state["settled"]:
+        raise Rejected("The round is already settled.")
+    missing = [s for s, total in enumerate(state["totals"]) if total is None]
+    if missing:
+        raise Rejected(f"Missing totals: {_join(_names(state, missing))}.")
+    players = state["players"]
+    seat_count = _seat_count(state)
+    count = scorer_count(seat_count, state["scorers_7_plus"])
+    rows = round_ranking(state["totals"], state["starting_player"], count)
+    winner = rows[0]["seat"]
+    state["settled"] = True
+    state["round_result"] = rows
+    state["scorers"] = [row["seat"] for row in rows if row["scorer"]]
+    state["round_winner"] = winner
+    state["creatures_logged"] = []
+    state["events"].append(f"Round {state['round']} ranking: "
+                           + ", ".join(f"{players[row['seat']]} {row['total']}" for row in rows) + ".")
+    state["events"] += _round_tie_sentences(rows, state["starting_player"], players)
+    others = [players[s] for s in state["scorers"][1:]]
+    line = f"{players[winner]} wins the round"
+    if others:
+        line += f"; {_join(others)} also score ({_scorer_words(count)} with {seat_count} players)"
+    state["events"].append(line + ". Scorers add their Contest Creature to their scored cards.")
+    if state["round"] < ROUNDS:
+        following = left_of(winner, seat_count)
+        state["next_starting_player"] = following
+        state["events"].append(f"{players[following]}, to the left of {players[winner]}, "
+                               f"will be the starting player of round {state['round'] + 1}.")
+    else:
+        state["next_starting_player"] = None
+        state["events"].append("This is the last round: once the creatures are scored, "
+                               "apply end-of-game effects and end the game.")
+
+
+def _score_creature(state: dict, params: dict, seat: int) -> None:
+    """Add a scorer's Contest Creature to their scored cards."""
+    player = params["player"]
+    name = state["players"][player]
+    if not state["settled"]:
+        raise Rejected("Rank the round first: then the scorers add their Contest Creature.")
+    if player not in state["scorers"]:
+        raise Rejected(f"{name} is not a scorer this round.")
+    if player in state["creatures_logged"]:
+        raise Rejected(f"{name} has already scored a Contest Creature this round.")
+    if params["phoenix"]:
+        _require_phoenix_free(state, player)
+    card = _card(params["value"], params["name"], params["phoenix"])
+    state["boards"][player]["cards"].append(card)
+    state["creatures_logged"].append(player)
+    state["events"].append(f"{name} scores {_card_text(card)}.")
+    pending = _pending_creatures(state)
+    if pending:
+        state["events"].append(f"Still to score a creature: {_join(_names(state, pending))}.")
+    elif state["round"] == ROUNDS:
+        state["events"].append("Every creature is scored: apply end-of-game effects, "
+                               "then end the game.")
+    else:
+        state["events"].append("Every creature is scored: clean up and start the next round.")
+
+
+def _require_creatures_logged(state: dict) -> None:
+    if not state["settled"]:
+        raise Rejected("Rank the round first.")
+    pending = _pending_creatures(state)
+    if pending:
+        raise Rejected(f"{_join(_names(state, pending))} must first score "
+                       f"{'their Contest Creature' if len(pending) == 1 else 'their Contest Creatures'}.")
+
+
+def _next_round(state: dict, params: dict, seat: int) -> None:
+    """Run the Clean-up phase and start the next round."""
+    if state["round"] == ROUNDS:
+        raise Rejected("There is no Clean-up after the last round: end the game instead.")
+    _require_creatures_logged(state)
+    seat_count = _seat_count(state)
+    players = state["players"]
+    winner = state["round_winner"]
+    state["events"].append("Clean-up: discard the cards in play except scored cards; each "
+                           "player may discard cards from hand; shuffle the discard pile into "
+                           "the deck, flip one card to start the discard pile, and draw back "
+                           f"to {HAND_SIZE} cards.")
+    state["round"] += 1
+    state["starting_player"] = left_of(winner, seat_count)
+    state["phase"] = PHASE_WANDERING
+    state["boost_round"] = 1
+    state["passed"] = [False] * seat_count
+    state["boosts"] = [0] * seat_count
+    state["totals"] = [None] * seat_count
+    state["settled"] = False
+    state["round_result"] = []
+    state["scorers"] = []
+    state["round_winner"] = None
+    state["next_starting_player"] = None
+    state["creatures_logged"] = []
+    state["events"].append(f"Round {state['round']}: {players[state['starting_player']]} is the "
+                           f"starting player (to the left of {players[winner]}, who won the round).")
+    if state["round"] == ROUNDS:
+        state["events"].append("Last round: no Clean-up after it.")
+
+
+def _finish(state: dict, params: dict, seat: int) -> None:
+    """End the game after the last round's Scoring phase and announce the ranking."""
+    if state["round"] != ROUNDS:
+        raise Rejected(f"The game ends after round {ROUNDS}; this is round {state['round']}.")
+    _require_creatures_logged(state)
+    state["phase"] = PHASE_OVER
+    state["events"].append("The game is over.")
+    _announce_final(state)
+
+
+def _announce_final(state: dict) -> None:
+    ranking = _final_for_state(state)
+    state["events"].append(f"{ranking[0]['name']} wins with {ranking[0]['score']} points.")
+    for above, row in zip(ranking, ranking[1:]):
+        if above["score"] == row["score"]:
+            state["events"].append(row["reason"])
+
+
+def _add_card(state: dict, params: dict, seat: int) -> None:
+    """Add a scored card as a correction or a card effect."""
+    player = params["player"]
+    if params["phoenix"]:
+        _require_phoenix_free(state, player)
+    card = _card(params["value"], params["name"], params["phoenix"])
+    state["boards"][player]["cards"].append(card)
+
+
+def _edit_card(state: dict, params: dict, seat: int) -> None:
+    """Change one scored card."""
+    player, index = params["player"], params["index"]
+    _require_card(state, player, index)
+    if params["phoenix"]:
+        _require_phoenix_free(state, player, skip_index=index)
+    state["boards"][player]["cards"][index] = _card(params["value"], params["name"],
+                                                     params["phoenix"])
+
+
+def _remove_card(state: dict, params: dict, seat: int) -> None:
+    """Remove one scored card."""
+    player, index = params["player"], params["index"]
+    _require_card(state, player, index)
+    del state["boards"][player]["cards"][index]
+
+
+def _set_adjustment(state: dict, params: dict, seat: int) -> None:
+    """Set a player's end-of-game effect adjustment."""
+    state["boards"][params["player"]]["adjustment"] = params["amount"]
+
+
+_HANDLERS = {
+    "set_phase": _set_phase,
+    "next_phase": _next_phase,
+    "boost": _boost,
+    "pass_boost": _pass_boost,
+    "next_boost_round": _next_boost_round,
+    "enter_total": _enter_total,
+    "set_total": _set_total,
+    "settle_round": _settle_round,
+    "score_creature": _score_creature,
+    "next_round": _next_round,
+    "finish": _finish,
+    "add_card": _add_card,
+    "edit_card": _edit_card,
+    "remove_card": _remove_card,
+    "set_adjustment": _set_adjustment,
+}
+
+
+# ----------------------------------------------------------------- view and log
+
+
+def view(state: dict, seat: int | None) -> dict:
+    """Return what `seat` may see: the whole game is public."""
+    players = state["players"]
+    seat_count = _seat_count(state)
+    is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seat_count
+    count = scorer_count(seat_count, state["scorers_7_plus"])
+    last_round = state["round"] == ROUNDS
+    phases = [{"name": phase, "label": PHASE_LABELS[phase], "current": phase == state["phase"],
+               "applicable": not (phase == PHASE_CLEANUP and last_round)} for phase in PHASES]
+    boards = []
+    for board_seat, board in enumerate(state["boards"]):
+        card_sum = sum(card["value"] for card in board["cards"])
+        boards.append({
+            "seat": board_seat,
+            "name": players[board_seat],
+            "cards": [dict(card) for card in board["cards"]],
+            "card_count": len(board["cards"]),
+            "card_sum": card_sum,
+            "adjustment": board["adjustment"],
+            "score": card_sum + board["adjustment"],
+        })
+    round_rows = [dict(row, name=players[row["seat"]]) for row in state["round_result"]]
+    game_over = state["phase"] == PHASE_OVER
+    return {
+        "game": ID,
+        "seat": seat if is_seat else None,
+        "players": list(players),
+        "round": state["round"],
+        "rounds": ROUNDS,
+        "phase": state["phase"],
+        "phases": phases,
+        "starting_player": state["starting_player"],
+        "next_starting_player": state["next_starting_player"],
+        "boost_round": state["boost_round"],
+        "boost_rounds": BOOST_ROUNDS,
+        "passed": list(state["passed"]),
+        "boosts": list(state["boosts"]),
+        "waiting_for_boosts": _waiting_for_boosts(state) if state["phase"] == PHASE_BOOST else [],
+        "totals": list(state["totals"]),
+        "settled": state["settled"],
+        "round_ranking": round_rows,
+        "scorers": list(state["scorers"]),
+        "scorer_count": count,
+        "scorer_positions": _scorer_words(count),
+        "round_winner": state["round_winner"],
+        "pending_creatures": _pending_creatures(state),
+        "boards": boards,
+        "phoenix_holder": phoenix_holder(state),
+        "game_over": game_over,
+        "final": _final_for_state(state),
+        "final_is_preview": not game_over,
+        "two_decks": seat_count >= TWO_DECKS_FROM,
+        "events": list(state["events"]),
+    }
+
+
+def secret_open(state: dict, seat: int) -> bool:
+    """Tell whether `seat` has an unrevealed secret: never, in this game."""
+    return False
+
+
+def _player_name(players: list[str], seat) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
+        return players[seat]
+    return "Someone"
+
+
+def _as_int(value, fallback: int = 0) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return fallback
+
+
+def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
+    """Write one public log line."""
+    params = params if isinstance(params, dict) else {}
+    who = _player_name(players, seat)
+    target_seat = params.get("player")
+    target = _player_name(players, target_seat)
+    whose = "their own" if target_seat == seat else f"{target}'s"
+    for_whom = "" if target_seat == seat else f" for {target}"
+    card = _card(_as_int(params.get("value")), str(params.get("name") or ""),
+                 bool(params.get("phoenix")))
+    if action == "set_phase":
+        label = PHASE_LABELS.get(params.get("phase"), "another")
+        return f"{who} moved to the {label} phase"
+    if action == "next_phase":
+        return f"{who} moved on to the next phase"
+    if action == "boost":
+        return f"{who} logged a boost{for_whom}"
+    if action == "pass_boost":
+        return f"{who} passed" if target_seat == seat else f"{who} logged a pass for {target}"
+    if action == "next_boost_round":
+        return f"{who} started the next Boost round"
+    if action == "enter_total":
+        return f"{who} entered {whose} round total: {_as_int(params.get('total'))}"
+    if action == "set_total":
+        return f"{who} corrected {whose} round total to {_as_int(params.get('total'))}"
+    if action == "settle_round":
+        return f"{who} ranked the round"
+    if action == "score_creature":
+        return f"{who} scored {_card_text(card)}{for_whom}"
+    if action == "next_round":
+        return f"{who} cleaned up and started the next round"
+    if action == "finish":
+        return f"{who} ended the game"
+    if action == "add_card":
+        return f"{who} added {_card_text(card)} to {whose} scored cards"
+    if action == "edit_card":
+        return (f"{who} changed {whose} scored card {_as_int(params.get('index'))} "
+                f"to {_card_text(card)}")
+    if action == "remove_card":
+        return f"{who} removed {whose} scored card {_as_int(params.get('index'))}"
+    if action == "set_adjustment":
+        return f"{who} set {whose} end-of-game adjustment to {_as_int(params.get('amount')):+d}"
+    spec = ACTIONS.get(action)
+    return f"{who}: {spec.label if spec else action}"

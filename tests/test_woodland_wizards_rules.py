@@ -1,0 +1,488 @@
+"""Rules of Woodland Wizards: phases, boosts, round ranking, scorers, Phoenix, final ranking."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.games import woodland_wizards as ww
+from companion.games.base import Rejected, check_action
+
+NAMES = ["Ana", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kit", "Lu"]
+
+
+# ----------------------------------------------------------------- building blocks
+
+
+def new_game(players: int = 3, first: int = 0, scorers_7_plus: int = 3) -> dict:
+    return ww.setup(NAMES[:players], {"first_player": first, "scorers_7_plus": scorers_7_plus})
+
+
+def act(state: dict, action: str, seat: int = 0, **params) -> dict:
+    """Parse like the table layer does, then apply."""
+    _, parsed = check_action(ww.ACTIONS, action, params, len(state["players"]))
+    return ww.apply(state, action, parsed, seat)
+
+
+def refused(state: dict, action: str, seat: int = 0, **params) -> str:
+    """Expect a refusal that leaves the state exactly as it was; return the reason."""
+    before = copy.deepcopy(state)
+    with pytest.raises(Rejected) as info:
+        act(state, action, seat, **params)
+    assert state == before
+    return info.value.reason
+
+
+def to_scoring(state: dict) -> dict:
+    return act(state, "set_phase", phase="scoring")
+
+
+def settle_with(state: dict, totals: list[int]) -> dict:
+    """Enter every total in the Scoring phase and rank the round."""
+    if state["phase"] != "scoring":
+        state = to_scoring(state)
+    for seat, total in enumerate(totals):
+        state = act(state, "enter_total", player=seat, total=total)
+    return act(state, "settle_round")
+
+
+def log_creatures(state: dict, value: int = 5) -> dict:
+    for seat in list(state["scorers"]):
+        state = act(state, "score_creature", player=seat, value=value)
+    return state
+
+
+def play_round(state: dict, totals: list[int], value: int = 5) -> dict:
+    return log_creatures(settle_with(state, totals), value)
+
+
+def entry(seat: int, values: list[int], phoenix_at: int | None = None, adjustment: int = 0) -> dict:
+    cards = [{"value": v, "name": "", "phoenix": i == phoenix_at} for i, v in enumerate(values)]
+    return {"seat": seat, "name": NAMES[seat], "cards": cards, "adjustment": adjustment}
+
+
+# ----------------------------------------------------------------- options and setup
+
+
+def test_prepare_options_settles_random_first_player_and_checks_values():
+    options = ww.prepare_options({}, NAMES[:4], random.Random(3))
+    assert 0 <= options["first_player"] < 4
+    assert options["scorers_7_plus"] == 3
+    assert ww.prepare_options({"first_player": "2", "scorers_7_plus": "5"}, NAMES[:9],
+                              random.Random(0)) == {"first_player": 2, "scorers_7_plus": 5}
+    assert "no seat 4" in refused_options({"first_player": "4"}, 4)
+    assert "random or a seat" in refused_options({"first_player": "Ana"}, 4)
+    assert "above" in refused_options({"scorers_7_plus": "7"}, 8)
+    assert "2 to 12" in refused_options({}, 1)
+    assert "2 to 12" in refused_options({}, 13)
+
+
+def refused_options(raw: dict, players: int) -> str:
+    with pytest.raises(Rejected) as info:
+        ww.prepare_options(raw, [f"P{i}" for i in range(players)], random.Random(0))
+    return info.value.reason
+
+
+def test_setup_notes_mention_two_decks_and_one_phoenix_only_from_seven():
+    six = " ".join(ww.setup_notes(6))
+    eight = " ".join(ww.setup_notes(8))
+    assert "5 cards" in six and "discard pile" in six and "two decks" not in six
+    assert "two decks" in eight and "only one Golden Phoenix" in eight
+
+
+def test_secret_open_is_always_false_and_state_is_json():
+    state = new_game(4)
+    assert ww.secret_open(state, 0) is False
+    assert json.loads(json.dumps(state)) == state
+
+
+# ----------------------------------------------------------------- phases and boosts
+
+
+def test_next_phase_walks_the_checklist_and_stops_at_unsettled_scoring():
+    state = new_game(3)
+    for phase in ("contest", "boost", "scoring"):
+        state = act(state, "next_phase")
+        assert state["phase"] == phase
+    assert "Settle" in refused(state, "next_phase")
+    state = act(log_creatures(settle_with(state, [3, 2, 1])), "next_phase")
+    assert state["phase"] == "cleanup"
+    state = act(state, "next_phase")
+    assert (state["round"], state["phase"]) == (2, "wandering")
+
+
+def test_boost_refused_after_pass_and_outside_the_boost_phase():
+    state = new_game(3)
+    assert "Boost phase" in refused(state, "boost", player=0)
+    state = act(state, "set_phase", phase="boost")
+    state = act(state, "pass_boost", player=1)
+    assert "passed" in refused(state, "boost", player=1)
+    assert "already passed" in refused(state, "pass_boost", player=1)
+    state = act(state, "boost", player=0)
+    assert "already played" in refused(state, "boost", player=0)
+    assert "Cara" in refused(state, "next_boost_round")
+    state = act(state, "boost", player=2)
+    state = act(state, "next_boost_round")
+    assert state["boost_round"] == 2
+    # The pass lasts for the whole Boost phase of this round.
+    assert "passed" in refused(state, "boost", player=1)
+    state = act(state, "boost", player=0)
+    assert state["boosts"] == [2, 0, 1]
+
+
+def test_boost_phase_ends_after_three_rounds():
+    state = act(new_game(2), "set_phase", phase="boost")
+    for _ in range(2):
+        state = act(act(state, "boost", player=0), "boost", player=1)
+        state = act(state, "next_boost_round")
+    state = act(act(state, "boost", player=0), "pass_boost", player=1)
+    state = act(state, "next_boost_round")
+    assert state["phase"] == "scoring"
+    assert any("3 Boost rounds" in line for line in state["events"])
+
+
+def test_boost_phase_ends_when_everyone_has_passed():
+    state = act(new_game(3), "set_phase", phase="boost")
+    state = act(state, "boost", player=0)
+    state = act(act(state, "pass_boost", player=1), "pass_boost", player=2)
+    state = act(state, "next_boost_round")
+    state = act(state, "pass_boost", player=0)
+    assert state["phase"] == "scoring"
+    assert "Everyone has passed" in " ".join(state["events"])
+
+
+def test_cleanup_is_not_available_in_round_four():
+    state = new_game(2)
+    for _ in range(3):
+        state = act(play_round(state, [4, 1]), "next_round")
+    assert state["round"] == 4
+    assert "no Clean-up" in refused(state, "set_phase", phase="cleanup")
+    phases = {p["name"]: p for p in ww.view(state, 0)["phases"]}
+    assert phases["cleanup"]["applicable"] is False
+    assert phases["wandering"]["current"] is True
+
+
+# ----------------------------------------------------------------- round ranking
+
+
+def test_scorer_counts_by_player_count():
+    assert [ww.scorer_count(n) for n in (2, 3, 4, 5, 6)] == [1, 1, 2, 2, 3]
+    assert ww.scorer_count(9, 3) == 3 and ww.scorer_count(12, 5) == 5
+
+
+@pytest.mark.parametrize("players, starting, totals, order, scorers", [
+    # 2 players: tie decided for the starting player's neighbour order, one scorer.
+    (2, 1, [7, 7], [1, 0], 1),
+    # 4 players: wrapping around from seat 3 to seats 0 and 1.
+    (4, 3, [9, 9, 2, 9], [3, 0, 1, 2], 2),
+    # 6 players, starting at seat 4: seat 5 comes before seat 1.
+    (6, 4, [5, 8, 1, 3, 2, 8], [5, 1, 0, 3, 4, 2], 3),
+    # 9 players, option 3: seat 8 before seat 0 before seat 6 from starting seat 7.
+    (9, 7, [4, 0, 0, 0, 0, 0, 4, 0, 4], [8, 0, 6, 7, 1, 2, 3, 4, 5], 3),
+])
+def test_round_tie_rule_orders_equal_totals_from_the_starting_player(players, starting, totals,
+                                                                     order, scorers):
+    rows = ww.round_ranking(totals, starting, ww.scorer_count(players, 3))
+    assert [row["seat"] for row in rows] == order
+    assert [row["place"] for row in rows] == list(range(1, players + 1))
+    assert [row["seat"] for row in rows if row["scorer"]] == order[:scorers]
+
+    state = settle_with(new_game(players, first=starting), totals)
+    assert state["scorers"] == order[:scorers]
+    assert state["round_winner"] == order[0]
+    assert ww.view(state, None)["scorer_positions"] == ("1 scorer" if scorers == 1
+                                                        else f"{scorers} scorers")
+    tie_words = ("closer to the starting player", "is the starting player")
+    assert any(words in line for line in state["events"] for words in tie_words)
+
+
+def test_round_tie_sentence_names_the_pair_and_the_starting_player():
+    state = settle_with(new_game(4, first=0), [10, 14, 14, 3])
+    assert ("Ben and Cara both have 14; Ben is closer to the starting player Ana, "
+            "so Ben ranks higher.") in state["events"]
+
+
+def test_option_changes_scorers_with_seven_or_more():
+    state = settle_with(new_game(8, scorers_7_plus=5), [1, 2, 3, 4, 5, 6, 7, 8])
+    assert state["scorers"] == [7, 6, 5, 4, 3]
+
+
+@pytest.mark.parametrize("players, winner_total_at, expected_next", [
+    (3, 0, 1), (3, 2, 0), (5, 4, 0), (4, 1, 2),
+])
+def test_starting_player_moves_left_of_the_round_winner(players, winner_total_at, expected_next):
+    totals = [1] * players
+    totals[winner_total_at] = 20
+    state = play_round(new_game(players, first=1 % players), totals)
+    assert state["starting_player"] == 1 % players  # applied only when the next round starts
+    assert state["next_starting_player"] == expected_next
+    state = act(state, "next_round")
+    assert state["starting_player"] == expected_next
+    assert state["round"] == 2 and state["phase"] == "wandering"
+    assert state["totals"] == [None] * players and state["passed"] == [False] * players
+
+
+def test_settle_refused_while_a_total_is_missing_and_totals_need_scoring():
+    state = new_game(3)
+    assert "Scoring" in refused(state, "enter_total", player=0, total=3)
+    state = act(to_scoring(state), "enter_total", player=0, total=3)
+    assert "Ben and Cara" in refused(state, "settle_round")
+    assert "already entered" in refused(state, "enter_total", player=0, total=4)
+    assert "enter it first" in refused(state, "set_total", player=1, total=4)
+    state = act(state, "set_total", player=0, total=9)
+    assert state["totals"][0] == 9
+
+
+def test_set_total_after_settling_keeps_the_ranking():
+    state = settle_with(new_game(3), [10, 5, 1])
+    state = act(state, "set_total", player=2, total=50)
+    assert state["round_winner"] == 0 and state["totals"][2] == 50
+    assert state["round_result"][0]["total"] == 10
+
+
+def test_score_creature_only_for_scorers_once_and_next_round_waits_for_them():
+    state = settle_with(new_game(4), [10, 8, 6, 4])
+    assert "not a scorer" in refused(state, "score_creature", player=2, value=3)
+    assert "Ana and Ben" in refused(state, "next_round")
+    state = act(state, "score_creature", player=0, value=6, name="Owl")
+    assert "already scored" in refused(state, "score_creature", player=0, value=6)
+    assert "Ben" in refused(state, "next_round")
+    state = act(state, "score_creature", player=1, value=2)
+    assert ww.view(state, 0)["pending_creatures"] == []
+    assert act(state, "next_round")["round"] == 2
+
+
+def test_finish_after_round_four_only():
+    state = new_game(2)
+    assert "after round 4" in refused(state, "finish")
+    for _ in range(3):
+        state = act(play_round(state, [1, 5]), "next_round")
+    state = settle_with(state, [6, 5])
+    assert "Ana" in refused(state, "finish")
+    assert "no Clean-up" in refused(state, "next_round")
+    state = log_creatures(state, 7)
+    assert state["phase"] == "scoring"  # ending is an explicit step
+    state = act(state, "finish")
+    assert state["phase"] == "over"
+    assert ww.view(state, 0)["game_over"] is True
+    assert "game is over" in refused(state, "next_phase")
+    # Card effects may still exchange scored cards at the end.
+    state = act(state, "set_adjustment", player=1, amount=-3)
+    assert ww.view(state, 0)["boards"][1]["adjustment"] == -3
+
+
+# ----------------------------------------------------------------- Golden Phoenix and cards
+
+
+def test_only_one_golden_phoenix_across_all_card_actions():
+    state = settle_with(new_game(8), [9, 8, 7, 1, 1, 1, 1, 1])
+    state = act(state, "score_creature", player=0, value=8, phoenix=True)
+    assert "Ana already holds" in refused(state, "score_creature", player=1, value=8,
+                                          phoenix=True)
+    assert "only one" in refused(state, "add_card", player=3, value=8, phoenix=True)
+    state = act(state, "add_card", player=3, value=4)
+    assert "only one" in refused(state, "edit_card", player=3, index=0, value=8, phoenix=True)
+    # Re-editing the Phoenix itself is fine.
+    state = act(state, "edit_card", player=0, index=0, value=9, phoenix=True)
+    assert ww.view(state, 0)["phoenix_holder"] == 0
+    state = act(state, "remove_card", player=0, index=0)
+    state = act(state, "edit_card", player=3, index=0, value=8, phoenix=True)
+    assert ww.view(state, 0)["phoenix_holder"] == 3
+    assert "no scored cards" in refused(state, "remove_card", player=0, index=0)
+    assert "0 to 0" in refused(state, "edit_card", player=3, index=1, value=1)
+
+
+def test_apply_never_mutates_and_rejections_change_nothing():
+    state = new_game(3)
+    before = copy.deepcopy(state)
+    after = act(state, "next_phase")
+    assert state == before and after is not state
+    assert "does not exist" in refused(state, "fly")
+    assert refused(state, "enter_total", player=7, total=3)
+    assert refused(state, "enter_total", player=0, total=1000)
+
+
+# ----------------------------------------------------------------- final ranking
+
+
+def places(rows):
+    return [row["seat"] for row in rows]
+
+
+def test_final_score_is_card_sum_plus_adjustment():
+    rows = ww.final_ranking([entry(0, [3, 4], adjustment=-2), entry(1, [6])], 0)
+    assert [(r["seat"], r["score"]) for r in rows] == [(1, 6), (0, 5)]
+    assert rows[0]["reason"] == "6 points."
+
+
+def test_tie_break_golden_phoenix():
+    rows = ww.final_ranking([entry(0, [5, 5, 5]), entry(1, [9], phoenix_at=0, adjustment=6),
+                             entry(2, [15])], 0)
+    assert places(rows) == [1, 0, 2]
+    assert rows[1]["reason"] == "Ben beats Ana: both 15, Ben holds the Golden Phoenix."
+
+
+def test_tie_break_most_scored_cards():
+    rows = ww.final_ranking([entry(0, [9, 9]), entry(1, [6, 6, 6])], 0)
+    assert places(rows) == [1, 0]
+    assert rows[1]["reason"] == "Ben beats Ana: both 18, 3 scored cards to 2."
+
+
+def test_tie_break_highest_card():
+    rows = ww.final_ranking([entry(0, [6, 6, 6]), entry(1, [9, 7, 2])], 0)
+    assert places(rows) == [1, 0]
+    assert "highest card 9 to 6." in rows[1]["reason"]
+
+
+def test_tie_break_most_cards_of_the_highest_value():
+    rows = ww.final_ranking([entry(0, [9, 8, 1, 0]), entry(1, [9, 9, 0, 0])], 0)
+    assert places(rows) == [1, 0]
+    assert "two cards of 9 to one." in rows[1]["reason"]
+
+
+def test_tie_break_seat_order_when_steps_one_to_four_all_tie():
+    data = [entry(seat, [9, 4, 4]) for seat in range(4)]
+    rows = ww.final_ranking(data, 2)
+    assert places(rows) == [2, 3, 0, 1]
+    assert "Cara is the starting player" in rows[1]["reason"]
+    assert rows[2]["reason"].endswith(
+        "Dan sits earlier in turn order from the starting player Cara.")
+    assert "tied with Dan, Ana and Ben" in rows[0]["reason"]
+
+
+def test_tie_breaks_chain_inside_every_tied_group_not_only_first_place():
+    data = [
+        entry(0, [10, 10]),               # 20 points, 2 cards
+        entry(1, [8, 2]),                 # 10 points: ties with seats 2, 3 and 4
+        entry(2, [5, 5], phoenix_at=1),   # Phoenix wins the 10-point group
+        entry(3, [4, 3, 3]),              # 3 cards
+        entry(4, [6, 4]),                 # highest 6 loses to 8
+    ]
+    rows = ww.final_ranking(data, 0)
+    assert places(rows) == [0, 2, 3, 1, 4]
+    assert [row["place"] for row in rows] == [1, 2, 3, 4, 5]
+    assert rows[2]["reason"] == "Cara beats Dan: both 10, Cara holds the Golden Phoenix."
+    assert rows[3]["reason"] == "Dan beats Ben: both 10, 3 scored cards to 2."
+    assert rows[4]["reason"] == "Ben beats Eve: both 10 with 2 scored cards, highest card 8 to 6."
+
+
+def test_game_end_events_explain_ties():
+    state = new_game(2)
+    for _ in range(3):
+        state = act(play_round(state, [5, 1]), "next_round")
+    state = play_round(state, [5, 1], value=4)
+    state = act(state, "add_card", player=1, value=19)
+    state = act(state, "finish")
+    assert "Ana beats Ben: both 19, 4 scored cards to 1." in state["events"]
+    assert ww.view(state, 1)["final"][0]["seat"] == 0
+
+
+card_lists = st.lists(st.integers(min_value=0, max_value=9), max_size=5)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(card_lists, min_size=2, max_size=12), st.data())
+def test_final_ranking_is_a_total_order_independent_of_input_order(hands, data):
+    seat_count = len(hands)
+    phoenix_seat = data.draw(st.sampled_from([None] + [s for s in range(seat_count) if hands[s]]))
+    adjustments = data.draw(st.lists(st.integers(-3, 3), min_size=seat_count, max_size=seat_count))
+    players = [entry(seat, hands[seat], 0 if seat == phoenix_seat else None, adjustments[seat])
+               for seat in range(seat_count)]
+    starting = data.draw(st.integers(0, seat_count - 1))
+    rows = ww.final_ranking(players, starting)
+    assert sorted(places(rows)) == list(range(seat_count))
+    assert [row["place"] for row in rows] == list(range(1, seat_count + 1))
+    assert all(a["score"] >= b["score"] for a, b in zip(rows, rows[1:]))
+    for above, below in zip(rows, rows[1:]):
+        if above["score"] == below["score"]:
+            assert below["reason"].startswith(f"{above['name']} beats {below['name']}")
+    shuffled = data.draw(st.permutations(players))
+    assert ww.final_ranking(shuffled, starting) == rows
+
+
+# ----------------------------------------------------------------- random play
+
+
+def forward_step(state: dict) -> tuple[str, int | None]:
+    """Pick the action that moves the game on, and the player it concerns."""
+    missing = [seat for seat, total in enumerate(state["totals"]) if total is None]
+    if not state["settled"]:
+        if state["phase"] != "scoring":
+            return "next_phase", None
+        return ("enter_total", missing[0]) if missing else ("settle_round", None)
+    pending = [seat for seat in state["scorers"] if seat not in state["creatures_logged"]]
+    if pending:
+        return "score_creature", pending[0]
+    return "next_phase", None
+
+
+action_steps = st.tuples(
+    st.sampled_from(["forward"] * 12 + ["enter_total", "enter_total", "settle_round", "score_creature",
+                     "score_creature", "next_round", "next_phase", "set_phase", "boost",
+                     "pass_boost", "next_boost_round", "set_total", "finish", "add_card",
+                     "edit_card", "remove_card", "set_adjustment", "fly"]),
+    st.integers(0, 11),   # player
+    st.integers(0, 30),   # total or value
+    st.booleans(),        # phoenix
+    st.sampled_from(ww.PHASES),
+    st.integers(0, 3),    # card index
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(2, 12), st.integers(0, 11), st.integers(1, 6),
+       st.lists(action_steps, min_size=60, max_size=120))
+def test_random_action_sequences_keep_the_invariants(players, first, scorers_7_plus, steps):
+    state = new_game(players, first % players, scorers_7_plus)
+    expected_scorers = ww.scorer_count(players, scorers_7_plus)
+    for name, player, number, phoenix, phase, index in steps:
+        # Mostly seats at the table, sometimes one beyond it, which must be refused.
+        player = player % (players + 1)
+        if name == "forward":
+            name, wanted = forward_step(state)
+            player = player if wanted is None else wanted
+        params = {"player": player, "total": number, "value": number, "phoenix": phoenix,
+                  "phase": phase, "index": index, "amount": number - 15}
+        before = copy.deepcopy(state)
+        try:
+            state = act(state, name, player % players, **params)
+        except Rejected:
+            assert state == before
+        holders = [card for board in state["boards"] for card in board["cards"] if card["phoenix"]]
+        assert len(holders) <= 1
+        assert 1 <= state["round"] <= 4
+        assert state["phase"] in ww.PHASES + ("over",)
+        assert not (state["round"] == 4 and state["phase"] == "cleanup")
+        if state["settled"]:
+            assert len(state["scorers"]) == expected_scorers
+            assert state["round_winner"] == state["scorers"][0]
+        else:
+            assert state["scorers"] == []
+        assert len(state["passed"]) == len(state["boosts"]) == len(state["totals"]) == players
+        assert all(0 <= count <= state["boost_round"] <= 3 for count in state["boosts"])
+        shown = ww.view(state, player % players)
+        assert set(shown["pending_creatures"]) <= set(shown["scorers"])
+        assert json.loads(json.dumps(state)) == state
+
+
+def test_view_and_describe_cover_the_table():
+    state = settle_with(new_game(7), [1, 2, 3, 4, 5, 6, 7])
+    shown = ww.view(state, None)
+    for key in ("round", "phase", "phases", "starting_player", "boost_round", "passed", "boosts",
+                "totals", "round_ranking", "scorers", "round_winner", "scorer_positions",
+                "pending_creatures", "players", "boards", "phoenix_holder", "game_over", "final",
+                "two_decks", "events"):
+        assert key in shown
+    assert shown["two_decks"] is True and shown["pending_creatures"] == [6, 5, 4]
+    assert shown["round_ranking"][0] == {"seat": 6, "name": "Gus", "total": 7, "place": 1,
+                                         "scorer": True}
+    assert ww.describe("score_creature", {"player": 1, "value": 8, "name": "", "phoenix": True},
+                       0, NAMES[:3]) == "Ana scored the Golden Phoenix (8) for Ben"
+    assert ww.describe("pass_boost", {"player": 2}, 2, NAMES[:3]) == "Cara passed"
+    for action in ww.ACTIONS:
+        assert ww.describe(action, {}, 0, NAMES[:3])

@@ -37,6 +37,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         STREAM_POLL_SECONDS=1.0,
         STREAM_KEEPALIVE_SECONDS=15.0,
         STREAM_MAX_SECONDS=300.0,
+        CODE_GUESS_LIMIT="30 per minute",
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("FOREST_TABLE")
@@ -48,11 +49,12 @@ def create_app(test_config: dict | None = None) -> Flask:
     Htmx(app)
 
     from . import db, live
-    from .web import api, assets, errors, pages
+    from .web import api, assets, errors, limits, pages
 
     db.init_app(app)
     live.init_app(app)
     errors.init_app(app)
+    limits.init_app(app)
     app.register_blueprint(assets.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import click
 from flask import current_app, g
 
@@ -30,8 +32,29 @@ def init_db_command() -> None:
 def init_app(app) -> None:
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
+    app.cli.add_command(backup_command)
     conn = store.connect(app.config["DATABASE"])
     try:
         store.init_schema(conn)
     finally:
         conn.close()
+
+
+def backup(source_path: str, target_path: str) -> None:
+    """Copy the database consistently while the app runs (SQLite's online backup)."""
+    source = store.connect(source_path)
+    target = sqlite3.connect(target_path)
+    try:
+        with target:
+            source.backup(target)
+    finally:
+        target.close()
+        source.close()
+
+
+@click.command("backup")
+@click.argument("target")
+def backup_command(target: str) -> None:
+    """Write a consistent copy of the database to TARGET while the app keeps running."""
+    backup(current_app.config["DATABASE"], target)
+    click.echo(f"Backed up to {target}.")

@@ -2,6 +2,7 @@ import pytest
 
 from companion import create_app
 from companion.games import register
+from companion.web.limits import limiter
 
 from . import tiny_game
 
@@ -12,7 +13,9 @@ register(tiny_game)
 def app(tmp_path):
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
                       "SECRET_KEY": "test-key", "LAN_ADDRESS": "192.168.1.20",
-                      "STREAM_POLL_SECONDS": 0.05, "STREAM_MAX_SECONDS": 2.0})
+                      "STREAM_POLL_SECONDS": 0.05, "STREAM_MAX_SECONDS": 2.0,
+                      "CODE_GUESS_LIMIT": "100000 per minute"})
+    limiter.reset()  # one in-memory store per process: start every test from zero
     yield app
 
 

@@ -36,6 +36,7 @@ def play_round(pages, totals, scorers, next_label):
     ana.get_by_role("button", name="Go to Boost").click()
     expect(ana.locator("h2", has_text="Boost round 1 of 3")).to_be_visible()
     ana.get_by_role("button", name="Ana boosts").click()
+    expect(ana.locator(".boost-row", has_text="Ana")).to_contain_text("played this round")
     ana.get_by_role("button", name="Ben passes").click()
     expect(pages[1].locator(".boost-row", has_text="Ben")).to_contain_text("passed")
     ana.get_by_role("button", name="Go to Scoring").click()

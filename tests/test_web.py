@@ -200,3 +200,15 @@ def test_event_stream_sends_update_when_version_moves(app, client):
             break
     assert b"event: update\ndata: 1" in text
     resp.close()
+
+
+def test_guessing_codes_is_rate_limited(app, client):
+    app.config["CODE_GUESS_LIMIT"] = "5 per minute"
+    code = create_tiny(client)
+    for _ in range(10):
+        assert client.get(f"/t/{code}").status_code == 200  # a real table never counts
+    statuses = [client.get("/join", query_string={"code": f"ZZZ{c}"}).status_code for c in "ACDEFGH"]
+    assert statuses[:5] == [404] * 5
+    assert statuses[-1] == 429
+    resp = client.get("/join", query_string={"code": "ZZZZ"})
+    assert resp.status_code == 429 and "Too many wrong table codes" in resp.get_data(as_text=True)

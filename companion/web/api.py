@@ -8,6 +8,7 @@ from .. import tables
 from ..db import get_db
 from ..games import GAMES, get_game
 from . import phone
+from .limits import code_lookup
 from .pages import join_url, live_hub
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -74,6 +75,7 @@ def create():
 
 
 @bp.get("/tables/<code>")
+@code_lookup
 def read(code):
     raw = request.args.get("seat")
     try:

@@ -18,6 +18,7 @@ FRIENDLY = {
     404: "There is nothing here. Check the address or the table code.",
     405: "That page cannot be used that way.",
     413: "That request is too large.",
+    429: "Too many wrong table codes from this phone. Wait a minute, then try again.",
 }
 
 

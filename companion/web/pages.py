@@ -15,6 +15,7 @@ from ..db import get_db
 from ..games import GAMES, get_game
 from ..games.base import Rejected
 from . import phone
+from .limits import code_lookup
 
 bp = Blueprint("pages", __name__)
 
@@ -114,6 +115,7 @@ def new_table(game_id):
 
 
 @bp.get("/join")
+@code_lookup
 def join_by_code():
     raw = request.args.get("code", "")
     code = tables.normalize_code(raw)
@@ -128,6 +130,7 @@ def join_by_code():
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
+@code_lookup
 def join_table(code):
     table = tables.load(get_db(), code)
     if table.code != code:
@@ -165,6 +168,7 @@ def join_url(code: str) -> str:
 
 
 @bp.get("/t/<code>")
+@code_lookup
 def table_page(code):
     table = tables.load(get_db(), code)
     if table.code != code:
@@ -174,6 +178,7 @@ def table_page(code):
 
 
 @bp.get("/t/<code>/view")
+@code_lookup
 def table_view(code):
     return render_view(code, as_seat=_int_arg(request.args.get("as")))
 
@@ -241,6 +246,7 @@ def qr_svg(code):
 
 
 @bp.get("/t/<code>/share")
+@code_lookup
 def share(code):
     table = tables.load(get_db(), code)
     held = phone.held_seats(table)

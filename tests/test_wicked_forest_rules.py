@@ -378,7 +378,9 @@ def test_finish_ends_the_game_only_between_rounds():
     refused(state, "finish")
     state = act(end_round_quickly(state), "finish")
     assert state["phase"] == "over"
-    assert refused(state, "crystallize", 0, player=0, item="card", magic=3) == "The game is over."
+    assert refused(state, "reveal", 0, flowers=1) == "The game is over."
+    # The last returners still log what they crystallized, and it counts.
+    assert act(state, "crystallize", 0, player=0, item="card", magic=3)["boards"][0]["magic"] == 3
 
 
 # ----------------------------------------------------------------- choosing

@@ -104,7 +104,8 @@ ACTIONS: dict[str, ActionSpec] = {
 }
 
 # Corrections that still make sense once the game is over (the final tally).
-_ALLOWED_WHEN_OVER = ("set_inventory", "set_forest_magic", "set_magic", "set_final_flowers")
+# Returners of the final round still crystallize after the game has ended.
+_ALLOWED_WHEN_OVER = ("crystallize", "set_inventory", "set_forest_magic", "set_magic", "set_final_flowers")
 
 
 # ----------------------------------------------------------------- small helpers

@@ -1,0 +1,52 @@
+"""The Wicked Forest through the web layer: a whole short game, and the private screen."""
+
+from .helpers import act, hx_post, take
+
+
+def new_table(client, players=("Ana", "Ben")):
+    resp = client.post("/api/tables", json={"game": "wicked-forest", "players": list(players),
+                                            "options": {"first_leader": "0"}})
+    assert resp.status_code == 201
+    return resp.get_json()["code"]
+
+
+def test_a_short_game_reaches_scoring_on_the_page(client):
+    code = new_table(client)
+    client.post(f"/join/{code}", data={"seat": "all"})
+    assert act(client, code, "set_run_outs", {"count": 2}, seat=0).status_code == 200
+    act(client, code, "reveal", {"flowers": 4, "witch": False}, seat=0)
+    decision = client.get(f"/api/tables/{code}?seat=0").get_json()["view"]["decision"]
+    act(client, code, "choose", {"choice": "return", "decision": decision}, seat=0)
+    act(client, code, "choose", {"choice": "return", "decision": decision}, seat=1)
+    act(client, code, "crystallize", {"player": 0, "magic": 5, "item": "card"}, seat=0)
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    assert view["phase"] == "over" or view["final_round"]
+    if view["phase"] != "over":
+        act(client, code, "finish", {}, seat=0)
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "🏆" in page and "Ana wins with 8 Magic" in page
+
+
+def test_private_screen_needs_the_seat(client, make_client):
+    code = new_table(client)
+    take(client, code, 0)
+    act(client, code, "reveal", {"flowers": 1, "witch": False}, seat=0)
+    decision = client.get(f"/api/tables/{code}").get_json()["view"]["decision"]
+    ben = make_client()
+    take(ben, code, 1)
+    act(ben, code, "choose", {"choice": "stay", "decision": decision}, seat=1)
+    # Ana's phone asks for Ben's private screen: it does not hold Ben's seat, so it gets its own view.
+    html = client.get(f"/t/{code}/view?as=1", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Ana: Stay or Return?" in html and "Ben: Stay or Return?" not in html
+    assert 'aria-pressed="true"' not in html
+
+
+def test_stale_reveal_form_shows_the_notice_inline(client):
+    code = new_table(client)
+    take(client, code, 0)
+    act(client, code, "reveal", {"flowers": 2, "witch": False}, seat=0)
+    resp = hx_post(client, f"/t/{code}/act", {"action": "reveal", "flowers": "3", "witch": "0",
+                                              "version": "0", "seat": "0"})
+    assert resp.status_code == 200
+    body = resp.get_data(as_text=True)
+    assert "changed the table first" in body and "Forest: 1 of 9 revealed" in body

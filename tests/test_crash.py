@@ -7,6 +7,7 @@ the log. A backup taken while the app writes is a consistent database of its own
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import shutil
@@ -120,7 +121,7 @@ def fire_until_killed(phones, code, acked, lock, stop):
                 if version is None:
                     version = phone.get(f"/api/tables/{code}")["version"]
                 status, body = phone.act(code, "set_draw_pile", params, version, seat, rid)
-            except (urllib.error.URLError, ConnectionError, OSError, AssertionError):
+            except (urllib.error.URLError, http.client.HTTPException, OSError, AssertionError):
                 return  # the server died under this request: it was never acknowledged
             if status == 200:
                 with lock:

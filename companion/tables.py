@@ -266,15 +266,35 @@ def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
             name = table.players[last.seat]
             raise TableError(f"{name}'s choice stays secret until everyone has chosen, so it "
                              f"cannot be undone; {name} can change it on their own phone.")
-        state = fold(game, table.players, table.options, actions[:-1])
-        store.mark_undone(conn, table.id, last.seq)
+        remaining = actions[:-1]
+        state = fold(game, table.players, table.options, remaining)
+        undone = [last]
+        if spec is not None and spec.secret:
+            # The pick that opened every hand: the picks it revealed come back with it, or
+            # they would sit pending again (already seen by all) and block the next undo.
+            while True:
+                open_rows = [i for i, row in enumerate(remaining)
+                             if _is_secret(game, row) and game.secret_open(state, row.seat)]
+                if not open_rows:
+                    break
+                undone.append(remaining.pop(open_rows[-1]))
+                state = fold(game, table.players, table.options, remaining)
+        for row in undone:
+            store.mark_undone(conn, table.id, row.seq)
         if request_id:
             # A marker row, itself never live, so that a retried undo is recognised.
             marker = store.append_action(conn, table.id, None, "_undo", {"undid": last.seq}, request_id)
             store.mark_undone(conn, table.id, marker)
         new_version = store.save_snapshot(conn, table.id, state)
-    undone = game.describe(last.name, last.params, last.seat, table.players)
-    return Outcome(new_version, events=[f"Undone: {undone}"])
+    text = game.describe(last.name, last.params, last.seat, table.players)
+    if len(undone) > 1:
+        text += f"; the {len(undone)} choices it revealed are undone too: everyone chooses again"
+    return Outcome(new_version, events=[f"Undone: {text}"])
+
+
+def _is_secret(game, row) -> bool:
+    spec = game.ACTIONS.get(row.name)
+    return spec is not None and spec.secret
 
 
 def log_lines(conn, table: store.TableRow, limit: int | None = None) -> list[dict]:

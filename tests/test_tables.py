@@ -117,13 +117,20 @@ def test_undo_never_removes_an_unrevealed_pick(conn):
     assert tables.load(conn, code).snapshot["picks"][0] == "blue"
 
 
-def test_undo_after_reveal_is_allowed(conn):
+def test_undo_after_reveal_takes_back_the_whole_round_of_picks(conn):
     code, _ = new_table(conn, players=("Ana", "Ben"))
-    tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 0)
-    tables.apply_action(conn, code, [1], 1, "pick", {"color": "red"}, 1)
-    assert tables.load(conn, code).snapshot["revealed"] == ["blue", "red"]
-    tables.undo(conn, code, [0], 2)
-    assert tables.load(conn, code).snapshot["revealed"] == []
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 1}, 0)
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 1)
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "red"}, 2)  # Ana changed her mind
+    tables.apply_action(conn, code, [1], 1, "pick", {"color": "red"}, 3)
+    assert tables.load(conn, code).snapshot["revealed"] == ["red", "red"]
+    out = tables.undo(conn, code, [0], 4)
+    assert "choices it revealed are undone too" in out.events[0]
+    state = tables.load(conn, code).snapshot
+    # Nobody's pick is left pending (they were all seen at the reveal), so undo goes on.
+    assert state["revealed"] == [] and state["picks"] == [None, None] and state["count"] == 3
+    tables.undo(conn, code, [0], out.version)
+    assert tables.load(conn, code).snapshot["count"] == 2
 
 
 def test_retried_undo_applies_once(conn):

@@ -172,14 +172,15 @@ def request_seen(conn, table_id: int, request_id: str) -> bool:
     ).fetchone() is not None
 
 
-def append_action(conn, table_id, seat, name, params, request_id) -> int:
+def append_action(conn, table_id, seat, name, params, request_id, at: float | None = None) -> int:
+    """Log an action; `at` is the server time its effect was computed with (the clock needs it)."""
     row = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM action WHERE table_id = ?",
                        (table_id,)).fetchone()
     seq = row["next"]
     conn.execute(
         "INSERT INTO action (table_id, seq, seat, name, params, request_id, created_at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (table_id, seq, seat, name, json.dumps(params), request_id, time.time()),
+        (table_id, seq, seat, name, json.dumps(params), request_id, time.time() if at is None else at),
     )
     return seq
 

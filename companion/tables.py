@@ -13,7 +13,9 @@ import random
 import secrets
 from dataclasses import dataclass, field
 
-from . import store
+import time
+
+from . import store, timers
 from .games import GAMES, get_game
 from .games.base import Rejected, check_action
 
@@ -90,10 +92,57 @@ def clean_players(raw_names, game) -> list[str]:
 
 def fold(game, players: list[str], options: dict, actions) -> dict:
     """Replay the log from the start: the state is exactly what the actions made it."""
-    state = game.setup(players, options)
+    state = start_state(game, players, options)
     for row in actions:
-        state = game.apply(state, row.name, row.params, row.seat)
+        state, _ = step(game, state, row.name, row.params, row.seat, row.created_at)
     return state
+
+
+def start_state(game, players: list[str], options: dict) -> dict:
+    state = game.setup(players, options)
+    clock = timers.new(options)
+    if clock["mode"] == "turn":
+        # Set to the first timed step but waiting for Start: the table may still be sitting down.
+        clock["cue"], clock["cue_label"] = timer_cue(game, state) or (None, "")
+    state["_clock"] = clock
+    return state
+
+
+def step(game, state: dict, action: str, params: dict, seat, at: float) -> tuple[dict, list[str]]:
+    """One action, the game's or the table clock's, at server time `at`; return state and events."""
+    clock = state.get("_clock") or timers.new({})
+    if action in timers.ACTIONS:
+        clock, said = timers.apply(clock, action, params, at, timer_cue(game, state), is_over(game, state),
+                                   step=getattr(game, "TIMER_STEP", "turn"))
+        new_state = dict(state)
+        new_state["_clock"] = clock
+        return new_state, [said]
+    new_state = game.apply(state, action, params, seat)
+    new_state["_clock"] = timers.after_game_action(clock, timer_cue(game, new_state),
+                                                   is_over(game, new_state), at)
+    return new_state, list(new_state.get("events", []))
+
+
+def timer_cue(game, state: dict):
+    """The game's current timed step as (key, label), or None; games without turns have none."""
+    cue = getattr(game, "timer_cue", None)
+    return cue(state) if cue else None
+
+
+def is_over(game, state: dict) -> bool:
+    over = getattr(game, "is_over", None)
+    return bool(over(state)) if over else state.get("phase") == "over"
+
+
+def all_actions(game) -> dict:
+    return {**game.ACTIONS, **timers.ACTIONS}
+
+
+def describe(game, action: str, params: dict, seat, players: list[str]) -> str:
+    if action in timers.ACTIONS:
+        name = players[seat] if seat is not None and 0 <= seat < len(players) else "Someone"
+        return timers.describe(action, params, name, getattr(game, "TIMER_STEP", "turn"))
+    return game.describe(action, params, seat, players)
 
 
 def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Random | None = None):
@@ -107,7 +156,9 @@ def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Rando
     rng = rng or random.SystemRandom()
     try:
         options = game.prepare_options(raw_options, players, rng)
-        state = game.setup(players, options)
+        if getattr(game, "timer_cue", None) and raw_options.get("timer_seconds") not in (None, ""):
+            options["timer"] = timers.parse_setting(raw_options.get("timer_seconds"))
+        state = start_state(game, players, options)
     except Rejected as exc:
         raise TableError(exc.reason) from None
     host_token = new_token()
@@ -220,8 +271,8 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
     version = _parse_version(version)
     request_id = _check_request_id(request_id)
     try:
-        spec, params = check_action(game.ACTIONS, action, raw_params if raw_params is not None else {},
-                                    len(table.players))
+        spec, params = check_action(all_actions(game), action,
+                                    raw_params if raw_params is not None else {}, len(table.players))
     except Rejected as exc:
         raise TableError(exc.reason) from None
     with store.Transaction(conn):
@@ -233,13 +284,14 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         # Secret picks and per-player entries commute, so an older version is fine for them.
         if version != current.version and not spec.any_version:
             raise Stale("Someone else changed the table first. Here it is as it is now.")
+        at = time.time()
         try:
-            state = game.apply(current.snapshot, action, params, acting)
+            state, events = step(game, current.snapshot, action, params, acting, at)
         except Rejected as exc:
             raise TableError(exc.reason) from None
-        store.append_action(conn, table.id, acting, action, params, request_id)
+        store.append_action(conn, table.id, acting, action, params, request_id, at)
         new_version = store.save_snapshot(conn, table.id, state)
-    return Outcome(new_version, events=list(state.get("events", [])))
+    return Outcome(new_version, events=events)
 
 
 def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
@@ -286,7 +338,7 @@ def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
             marker = store.append_action(conn, table.id, None, "_undo", {"undid": last.seq}, request_id)
             store.mark_undone(conn, table.id, marker)
         new_version = store.save_snapshot(conn, table.id, state)
-    text = game.describe(last.name, last.params, last.seat, table.players)
+    text = describe(game, last.name, last.params, last.seat, table.players)
     if len(undone) > 1:
         text += f"; the {len(undone)} choices it revealed are undone too: everyone chooses again"
     return Outcome(new_version, events=[f"Undone: {text}"])
@@ -305,7 +357,7 @@ def log_lines(conn, table: store.TableRow, limit: int | None = None) -> list[dic
         rows = rows[-limit:]
     return [
         {"seq": r.seq, "seat": r.seat, "action": r.name,
-         "text": game.describe(r.name, r.params, r.seat, table.players), "at": r.created_at}
+         "text": describe(game, r.name, r.params, r.seat, table.players), "at": r.created_at}
         for r in reversed(rows)
     ]
 

@@ -119,3 +119,104 @@ document.addEventListener("input", function (event) {
   parts.forEach(function (p) { sum += parseInt(p, 10); });
   target.value = String(Math.max(0, sum));
 });
+
+// The table clock: the server sends the seconds left and the running time as they were when
+// it rendered; the phone counts on from the moment the view arrived, so every phone agrees.
+(function () {
+  "use strict";
+  var shownAt = 0;
+  var audio = null;
+  var SIGNALLED = "forest-signalled";
+
+  function soundOn() {
+    try { return localStorage.getItem("forest-sound") !== "off"; } catch (e) { return true; }
+  }
+
+  function signalled(runId) {
+    try { return (JSON.parse(localStorage.getItem(SIGNALLED) || "[]")).indexOf(runId) >= 0; } catch (e) { return false; }
+  }
+
+  function markSignalled(runId) {
+    try {
+      var list = JSON.parse(localStorage.getItem(SIGNALLED) || "[]");
+      list.push(runId);
+      localStorage.setItem(SIGNALLED, JSON.stringify(list.slice(-20)));
+    } catch (e) { /* private mode: the phone may signal twice, no harm */ }
+  }
+
+  // Browsers allow sound only after a tap; open the audio on the first one.
+  document.addEventListener("click", function () {
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!audio && Context) { try { audio = new Context(); } catch (e) { audio = null; } }
+    if (audio && audio.state === "suspended") audio.resume();
+  }, true);
+
+  function beep() {
+    if (!audio || !soundOn()) return;
+    [0, 0.35].forEach(function (offset) {
+      var osc = audio.createOscillator();
+      var gain = audio.createGain();
+      osc.frequency.value = 880;
+      gain.gain.setValueAtTime(0.25, audio.currentTime + offset);
+      gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + offset + 0.25);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(audio.currentTime + offset);
+      osc.stop(audio.currentTime + offset + 0.3);
+    });
+  }
+
+  function text(seconds) {
+    var total = Math.max(0, Math.floor(seconds));
+    var h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+    var mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? h + ":" : "") + mm + ":" + String(s).padStart(2, "0");
+  }
+
+  function timeUp(box) {
+    var runId = box.getAttribute("data-run-id");
+    box.classList.add("time-up");
+    var view = box.closest(".view");
+    if (view) view.classList.add("time-up");
+    var banner = view && view.querySelector(".time-up-banner");
+    if (banner) banner.hidden = false;
+    if (runId && !signalled(runId)) {
+      markSignalled(runId);
+      if (navigator.vibrate) navigator.vibrate([300, 150, 300]);
+      beep();
+    }
+  }
+
+  function tick() {
+    var passed = (performance.now() - shownAt) / 1000;
+    var box = document.querySelector("#view [data-countdown]");
+    if (box) {
+      var left = parseFloat(box.getAttribute("data-remaining"));
+      if (box.getAttribute("data-running") === "1") left -= passed;
+      var shown = box.querySelector(".cd-time");
+      if (shown) shown.textContent = text(Math.ceil(Math.max(0, left)));
+      box.classList.toggle("low", left > 0 && left <= 10);
+      if (left <= 0 && box.getAttribute("data-running") === "1") timeUp(box);
+      if (box.classList.contains("time-up")) timeUp(box);
+    }
+    var elapsed = document.querySelector("#view [data-elapsed]");
+    if (elapsed && elapsed.getAttribute("data-elapsed") !== "") {
+      var value = parseFloat(elapsed.getAttribute("data-elapsed"));
+      if (elapsed.getAttribute("data-ticking") === "1") value += passed;
+      var out = elapsed.querySelector(".elapsed-time");
+      if (out) out.textContent = text(value);
+    }
+    var toggle = document.querySelector("#view [data-sound-toggle]");
+    if (toggle) toggle.textContent = soundOn() ? "🔔 Sound on" : "🔕 Sound off";
+  }
+
+  function restart() { shownAt = performance.now(); tick(); }
+  document.addEventListener("DOMContentLoaded", restart);
+  document.addEventListener("htmx:afterSettle", restart);
+  setInterval(tick, 250);
+
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("[data-sound-toggle]")) return;
+    try { localStorage.setItem("forest-sound", soundOn() ? "off" : "on"); } catch (e) { /* private mode */ }
+    tick();
+  });
+})();

@@ -751,6 +751,16 @@ def standings(state: dict) -> dict:
 # ----------------------------------------------------------------- view and log
 
 
+TIMER_STEP = "decision"
+
+
+def timer_cue(state: dict):
+    """The Stay/Return decision a countdown times: one per revealed card while players choose."""
+    if state["phase"] != PHASE_CHOOSE:
+        return None
+    return f"{state['round']}:{state['decision']}", f"Stay or Return? Round {state['round']}, card {state['decision']}"
+
+
 def view(state: dict, seat: int | None) -> dict:
     """Return what `seat` may see: everything public plus that seat's own pending pick."""
     seat_count = _seat_count(state)

@@ -760,6 +760,22 @@ _HANDLERS = {
 # ----------------------------------------------------------------- view and log
 
 
+TIMER_STEP = "phase"
+_TIMED_PHASES = (PHASE_WANDERING, PHASE_CONTEST, PHASE_BOOST)
+
+
+def timer_cue(state: dict):
+    """A countdown per playing phase, and afresh for every Boost round."""
+    phase = state["phase"]
+    if phase not in _TIMED_PHASES:
+        return None
+    label = f"Round {state['round']} · {PHASE_LABELS[phase]}"
+    if phase == PHASE_BOOST:
+        label += f" round {state['boost_round']}"
+        return f"{state['round']}:{phase}:{state['boost_round']}", label
+    return f"{state['round']}:{phase}", label
+
+
 def view(state: dict, seat: int | None) -> dict:
     """Return what `seat` may see: the whole game is public."""
     players = state["players"]

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 from flask import Blueprint, jsonify, request, url_for
 
-from .. import tables
+from .. import tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
 from . import phone
@@ -46,6 +48,7 @@ def table_json(code, seat=None, **extra):
         "my_seats": held,
         "view_as": viewer,
         "view": game.view(table.snapshot, viewer),
+        "clock": timers.view(table.snapshot.get("_clock"), time.time()),
         "join_url": join_url(table.code),
     }
     data.update(extra)
@@ -60,7 +63,7 @@ def games():
          "actions": {name: {"params": [{"name": p.name, "kind": p.kind, "min": p.min, "max": p.max,
                                           "choices": list(p.choices)} for p in spec.params],
                             "secret": spec.secret}
-                     for name, spec in g.ACTIONS.items()}}
+                     for name, spec in tables.all_actions(g).items()}}
         for g in GAMES.values()
     ])
 

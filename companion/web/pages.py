@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import time
 
 import qrcode
 import qrcode.image.svg
@@ -10,7 +11,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_m
                    redirect, render_template, request, stream_with_context, url_for)
 from jinja2_fragments.flask import render_block
 
-from .. import live, tables
+from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
 from ..games.base import Rejected
@@ -47,6 +48,8 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error"):
         "table": table,
         "game": game,
         "v": game.view(table.snapshot, viewer),
+        "clock": timers.view(table.snapshot.get("_clock"), time.time()),
+        "timer_presets": timers.SECONDS_PRESETS,
         "held": held,
         "viewer": viewer,
         "actor": viewer if viewer is not None else (held[0] if held else None),
@@ -102,6 +105,7 @@ def new_table(game_id):
     if request.method == "POST":
         names = [request.form.get(f"player{i}", "") for i in range(game.MAX_PLAYERS)]
         values = {p.name: request.form.get(p.name) for p in game.OPTIONS}
+        values["timer_seconds"] = request.form.get("timer_seconds")
         try:
             code, host = tables.create_table(get_db(), game.ID, names, values)
         except tables.TableError as exc:
@@ -287,3 +291,8 @@ def live_hub() -> live.Hub:
 def seat_names(seats, players):
     """Seat numbers to player names, for sentences like "Waiting for Ben, Cara"."""
     return [players[s] for s in seats if isinstance(s, int) and 0 <= s < len(players)]
+
+
+@bp.app_template_filter("clock")
+def clock_text(seconds):
+    return timers.clock_text(seconds)

@@ -171,7 +171,7 @@ def run_sequence(app, game_id, data):
             version = data.draw(st.sampled_from([before.version, before.version - 1, before.version + 1,
                                                  None, "x", True, 2.5]))
             seat = data.draw(st.sampled_from(SEATS))
-            name = data.draw(st.sampled_from(list(game.ACTIONS) + UNKNOWN_ACTIONS))
+            name = data.draw(st.sampled_from(list(tables.all_actions(game)) + UNKNOWN_ACTIONS))
         else:
             phone = data.draw(st.sampled_from([p0, rest]))
             stale = rng.random() < 0.05
@@ -182,7 +182,7 @@ def run_sequence(app, game_id, data):
             if fitting and rng.random() < 0.7:
                 name = data.draw(st.sampled_from(fitting))
             else:
-                name = data.draw(st.sampled_from(list(game.ACTIONS)))
+                name = data.draw(st.sampled_from(list(tables.all_actions(game))))
         request_id = rng.choice([None] * 6 + ["fresh"] * 3 + ["again"])
         if request_id == "fresh":
             request_id = f"r{len(used_ids)}"
@@ -194,7 +194,7 @@ def run_sequence(app, game_id, data):
             resp = phone.post(f"/api/tables/{code}/undo", json={"version": version, "request_id": request_id})
             change = -1
         else:
-            spec = game.ACTIONS.get(name) if isinstance(name, str) else None
+            spec = tables.all_actions(game).get(name) if isinstance(name, str) else None
             body = {"action": name, "params": draw_params(data, rng, spec, view, n, hostile), "version": version,
                     "seat": seat, "request_id": request_id}
             resp = phone.post(f"/api/tables/{code}/actions", json=body)

@@ -1,6 +1,6 @@
 import pytest
 
-from companion import create_app
+from companion import create_app, store
 from companion.games import register
 from companion.web.limits import limiter
 
@@ -28,3 +28,12 @@ def client(app):
 def make_client(app):
     """A fresh phone: its own cookie jar."""
     return lambda: app.test_client()
+
+
+@pytest.fixture
+def conn(tmp_path):
+    """A bare database connection, for the table layer without the web."""
+    conn = store.connect(str(tmp_path / "t.sqlite"))
+    store.init_schema(conn)
+    yield conn
+    conn.close()

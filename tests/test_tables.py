@@ -7,14 +7,6 @@ import pytest
 from companion import store, tables
 
 
-@pytest.fixture
-def conn(tmp_path):
-    conn = store.connect(str(tmp_path / "t.sqlite"))
-    store.init_schema(conn)
-    yield conn
-    conn.close()
-
-
 def new_table(conn, players=("Ana", "Ben", "Cara")):
     code, host = tables.create_table(conn, "tiny", list(players), {"start": "2"}, random.Random(1))
     return code, host

@@ -171,14 +171,6 @@ def test_the_clock_never_goes_backwards_or_below_zero(steps, seconds):
 
 
 @pytest.fixture
-def conn(tmp_path):
-    conn = store.connect(str(tmp_path / "t.sqlite"))
-    store.init_schema(conn)
-    yield conn
-    conn.close()
-
-
-@pytest.fixture
 def server_time(monkeypatch):
     """The server's clock, moved by the test."""
     now = {"t": 1_000_000.0}

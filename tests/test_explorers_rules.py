@@ -189,11 +189,14 @@ def test_combat_skill_can_push_the_threat_to_the_end():
 def test_enraged_boss_reminders_at_threat_5_and_8_for_fungor():
     state = reveal(to_adventure(new_game(2, enraged_bosses="1")), boss="fungor", track=12)
     assert "Enraged Fungor permanently has 4 health points." in state["events"]
+    assert len(ex.view(state, 0)["boss_reminders"]) == 3
     for _ in range(3):
         state = act(state, "threat_up")
     assert state["boss"]["threat"] == 4
     state = act(state, "threat_up")
     assert any(line.startswith("Threat 5: Enraged Fungor does 1 damage") for line in state["events"])
+    # The phones keep showing what is still to come on the track.
+    assert [line[:9] for line in ex.view(state, 0)["boss_reminders"]] == ["Enraged F", "Threat 8:"]
     for _ in range(2):
         state = act(state, "threat_up")
         assert not any("Enraged" in line for line in state["events"])
@@ -314,6 +317,12 @@ def test_threat_counted_before_naming_and_naming_a_used_up_track_loses():
     assert state["phase"] == "adventure"
     lost = reveal(state, track=3)
     assert lost["phase"] == "over" and lost["boss"]["threat"] == 3
+
+
+def test_emptying_the_stack_by_hand_while_a_tile_is_due_reveals_the_boss():
+    state = act(new_game(2), "place_tile", kind="growth")
+    state = act(state, "set_stack", stack=0)
+    assert state["boss"]["revealed"] and state["phase"] == "adventure"
 
 
 def test_stack_correction_keeps_the_counts_adding_up():

@@ -71,7 +71,7 @@ THORNS_LABELS = {"easy": "Easy", "regular": "Regular", "difficult": "Difficult"}
 MONSTERS = ("mushroom", "plant", "spirit", "skeleton", "snake")
 MONSTER_LABELS = {"mushroom": "Mushroom", "plant": "Plant", "spirit": "Spirit",
                   "skeleton": "Skeleton", "snake": "Snake"}
-MONSTER_ICONS = {"mushroom": "🍄", "plant": "🌿", "spirit": "👻", "skeleton": "💀", "snake": "🐍"}
+MONSTER_ICONS = {"mushroom": "🍄", "plant": "🌿", "spirit": "👻", "skeleton": "🦴", "snake": "🐍"}
 ENRAGED_MONSTERS = {
     "spirit": "Put back into play right after its first defeat and fought again at once.",
     "snake": "Poisons every Hero on its tile who takes part in a battle against it.",
@@ -883,6 +883,9 @@ def _set_stack(state: dict, params: dict, seat: int) -> None:
         raise Rejected(f"The stack started with {state['stack_total']} tiles.")
     state["placed"]["corrected"] += state["stack"] - stack
     state["stack"] = stack
+    state["events"].append(f"Forest stack set to {_plural(stack, 'tile')}.")
+    if _placer(state) is not None and stack == 0:
+        _continue_growth(state)  # a tile is due and there is none: the rule applies now
 
 
 def _tally(state: dict, params: dict, seat: int) -> None:
@@ -959,7 +962,9 @@ def view(state: dict, seat: int | None) -> dict:
     if state["enraged_bosses"] and boss["key"]:
         if boss["key"] in ENRAGED_BOSS_ALWAYS:
             reminders.append(ENRAGED_BOSS_ALWAYS[boss["key"]])
-        reminders += [text for (key, _), text in ENRAGED_BOSS_AT.items() if key == boss["key"]]
+        # What is still to come on the track; a level already reached was announced then.
+        reminders += [text for (key, level), text in ENRAGED_BOSS_AT.items()
+                      if key == boss["key"] and level > boss["threat"]]
     return {
         "game": ID,
         "seat": seat if is_seat else None,

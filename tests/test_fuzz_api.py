@@ -10,11 +10,13 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from companion import create_app, store, tables
-from companion.games import GAMES, wicked_forest
+from companion.games import GAMES, explorers_of_the_woodlands, wicked_forest
 from companion.web.limits import limiter
 
 PLAYERS = ["Ana", "Ben", "Cara"]
 OPTIONS = {"wicked-forest": {"first_leader": "0"}, "woodland-wizards": {"first_player": "0"},
+           "explorers-of-the-woodlands": {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor",
+                                          "hero_3": "bethras", "enraged_bosses": True},
            "tiny": {}}
 UNKNOWN_ACTIONS = ["", "explode", "REVEAL", "_undo", "__class__", "choose ", 5, None, ["reveal"],
                    {"action": "reveal"}]
@@ -33,6 +35,9 @@ PROGRESS = {
                          "scoring": ["enter_total", "enter_total", "settle_round"],
                          "scoring settled": ["score_creature", "score_creature", "next_phase", "finish"],
                          "cleanup": ["next_round", "next_phase"]},
+    "explorers-of-the-woodlands": {"growth": ["place_tile", "place_tile", "start_adventure"],
+                                   "adventure": ["end_turn", "end_turn", "end_round", "reveal_boss",
+                                                 "threat_up", "set_hp", "first_aid"]},
 }
 SEATS = [None, 0, 1, 2, 3, -1, "0", True, 1.0, [0]]
 
@@ -117,6 +122,15 @@ def check_invariants(game_id, state):
         phoenixes = sum(card["phoenix"] for board in state["boards"] for card in board["cards"])
         assert phoenixes <= 1, "more than one Golden Phoenix"
         assert 1 <= state["round"] <= 4
+    elif game_id == "explorers-of-the-woodlands":
+        for hero in state["heroes"]:
+            assert 0 <= hero["hp"] <= explorers_of_the_woodlands.MAX_HP
+            assert 0 <= hero["orbs"] <= explorers_of_the_woodlands.MAX_ORBS
+            assert hero["hp"] > 0 or not (hero["poison"] or hero["thorns"]), "knocked down with a marker"
+        assert state["stack"] + explorers_of_the_woodlands.tiles_placed(state) == state["stack_total"]
+        boss = state["boss"]
+        assert not boss["track"] or boss["threat"] <= boss["track"]
+        assert (state["phase"] == "over") == (state["result"] is not None)
 
 
 class Table:

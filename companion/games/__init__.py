@@ -17,10 +17,11 @@ def get_game(game_id) -> ModuleType | None:
 
 
 def _register_builtin() -> None:
-    from . import wicked_forest, woodland_wizards
+    from . import explorers_of_the_woodlands, wicked_forest, woodland_wizards
 
     register(wicked_forest)
     register(woodland_wizards)
+    register(explorers_of_the_woodlands)
 
 
 _register_builtin()

@@ -1,0 +1,1077 @@
+"""Explorers of the Woodlands (classic co-operative game): Heroes, the forest and the Boss.
+
+The phones keep what the table finds fiddly: each Hero's HP, orbs, status markers, unique
+Powers and Loot; the round, its two phases and whose turn it is; the Forest stack; the Boss's
+threat track, which moves by itself after every turn and every round; the monsters defeated.
+Dice, tiles and card effects stay on the table: the players tap what happened.
+
+Seats are players, Heroes belong to seats. `heroes` is in turn order: clockwise from the fixed
+first player, one Hero per seat, or the solo player's two Heroes. A round gives every Hero a
+tile in Phase 1 and a turn in Phase 2, so a solo game runs like a two-player game.
+
+Rulings where the rulebook leaves a gap:
+- A knocked-down Hero keeps their place in turn order: their turn starts (so the Campfire can
+  stand them up) and ends, and the Boss's threat still rises after it.
+- A Hero knocked down during their own turn (Poison at its start included): their turn is over,
+  the players tap End turn; the app does not end it for them.
+- The rulebook gives no threat-track lengths: the players count the spaces on the Boss card (on
+  the Enraged Bosses card when playing with it) and enter the number when the Boss is revealed.
+  The cube starts on space 1; the game is lost when it reaches the last space.
+- Before the players name the revealed Boss the threat is counted all the same; naming a Boss
+  whose track is already used up loses the game at once.
+- When the stack is empty at the moment a Phase 1 tile is due, the rest of Phase 1 has no tile
+  to place: the Boss is revealed (if it is not yet) and the Adventure phase starts.
+- A High-Risk Movement needs a tile: with the stack empty it is refused.
+- Unique Powers are unlocked by the active Hero during their turn; a correction (set_powers)
+  changes them at any moment without touching orbs.
+- The Enraged Monsters card makes every Monster type Enraged (`enraged_types`, the same list a
+  campaign fills one type at a time).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from .base import ActionSpec, Param, Rejected, check_action, parse_params
+
+ID = "explorers-of-the-woodlands"
+NAME = "Explorers of the Woodlands"
+MIN_PLAYERS = 1
+MAX_PLAYERS = 4
+RULES_VERSION = 1
+
+MAX_HP = 5
+MAX_ORBS = 10
+LOOT_SLOTS = 3
+FIRST_POWER_COST = 3
+SECOND_POWER_COST = 5
+STACK_TILES = 22  # 24 tiles less Start, Boss and Inn set aside, then the Boss tile back in
+TRACK_MIN, TRACK_MAX = 2, 30
+ENRAGED_THREATS = (5,)
+FUNGOR_EXTRA_THREAT = 8
+
+HEROES = ("xylia", "klethor", "shavi", "bethras")
+HERO_LABELS = {"xylia": "Xylia", "klethor": "Klethor", "shavi": "Sha'Vi", "bethras": "Bethras"}
+HERO_COLORS = {"xylia": "green", "klethor": "purple", "shavi": "blue", "bethras": "orange"}
+HERO_POWERS = {
+    "xylia": ("Phase 1: place one extra Forest tile after the last player (once per round).",
+              "Phase 2: support a Group Combat from one tile away along a path."),
+    "klethor": ("Phase 2: reroll 1 Combat die during each battle roll.",
+                "Phase 2: reroll any Combat dice once during each battle."),
+    "shavi": ("Phase 2: turn a used refresh card face up to use it again (once per turn).",
+              "Phase 1: set one Hero die to any side before rolling the others (once per round)."),
+    "bethras": ("Phase 2: when drawing a card, draw 2 and put 1 back.",
+                "Phase 2: after rerolling, reroll all Hero dice one final time."),
+}
+
+THORNS_CARDS = ("easy", "regular", "difficult")
+THORNS_LABELS = {"easy": "Easy", "regular": "Regular", "difficult": "Difficult"}
+
+MONSTERS = ("mushroom", "plant", "spirit", "skeleton", "snake")
+MONSTER_LABELS = {"mushroom": "Mushroom", "plant": "Plant", "spirit": "Spirit",
+                  "skeleton": "Skeleton", "snake": "Snake"}
+MONSTER_ICONS = {"mushroom": "🍄", "plant": "🌿", "spirit": "👻", "skeleton": "🦴", "snake": "🐍"}
+ENRAGED_MONSTERS = {
+    "spirit": "Put back into play right after its first defeat and fought again at once.",
+    "snake": "Poisons every Hero on its tile who takes part in a battle against it.",
+    "skeleton": "Combat dice cannot be rerolled against it.",
+    "plant": "Gets a Leaf Shield marker when it appears: it absorbs the first successful hit.",
+    "mushroom": "Deals its sword damage before the Hero rolls, whatever the outcome (once per combat).",
+}
+
+BOSSES = ("aethera", "venomia", "grimnor", "sylva", "fungor", "other")
+BOSS_LABELS = {"aethera": "Aethera, Warden of Spirits", "venomia": "Venomia, Sentinel of Snakes",
+               "grimnor": "Grimnor, Guardian of Bones", "sylva": "Sylva, Keeper of Plants",
+               "fungor": "Fungor, Lord of Mushrooms", "other": "Another Boss"}
+# The Enraged Bosses card: what holds from the reveal, and what happens at a threat level.
+ENRAGED_BOSS_ALWAYS = {
+    "venomia": "Enraged Venomia permanently has 4 health points.",
+    "grimnor": "Enraged Grimnor's shield has a +1 bonus.",
+    "sylva": "Enraged Sylva starts with a Leaf Shield marker on it.",
+    "fungor": "Enraged Fungor permanently has 4 health points.",
+}
+ENRAGED_BOSS_AT = {
+    ("aethera", 5): "Threat 5: Enraged Aethera adds a Monster to the Boss's tile.",
+    ("venomia", 5): "Threat 5: Enraged Venomia poisons the Heroes on the Boss's tile "
+                    "who are not poisoned yet.",
+    ("grimnor", 5): "Threat 5: Enraged Grimnor adds a Monster to the Boss's tile.",
+    ("sylva", 5): "Threat 5: Enraged Sylva gains another Leaf Shield marker.",
+    ("fungor", 5): "Threat 5: Enraged Fungor does 1 damage to all Heroes taking part in the battle.",
+    ("fungor", 8): "Threat 8: Enraged Fungor does 1 damage to all Heroes taking part in the battle.",
+}
+
+MARKERS = ("poison", "thorns")
+MARKER_LABELS = {"poison": "Poison", "thorns": "Thorns"}
+TILE_KINDS = ("growth", "high_risk", "xylia")
+
+PHASE_GROWTH = "growth"
+PHASE_ADVENTURE = "adventure"
+PHASE_OVER = "over"
+PHASE_LABELS = {PHASE_GROWTH: "Phase 1 · Forest Growth", PHASE_ADVENTURE: "Phase 2 · Adventure",
+                PHASE_OVER: "Game over"}
+
+OPTIONS = (
+    Param("first_player", "text", label="First player", default="0"),
+    Param("hero_1", "text", label="Player 1's Hero", default=""),
+    Param("hero_2", "text", label="Player 2's Hero", default=""),
+    Param("hero_3", "text", label="Player 3's Hero", default=""),
+    Param("hero_4", "text", label="Player 4's Hero", default=""),
+    Param("solo_hero", "text", label="Solo: the second Hero", default=""),
+    Param("thorns", "choice", label="Thorns card", choices=THORNS_CARDS, default="regular"),
+    Param("enraged_monsters", "bool", label="Enraged Monsters card", default=False),
+    Param("enraged_bosses", "bool", label="Enraged Bosses card", default=False),
+    Param("inn", "bool", label="Inn mini-expansion", default=False),
+    Param("lairs", "bool", label="Lairs mini-expansion", default=False),
+)
+
+_HERO = Param("hero", "choice", label="Hero", choices=HEROES)
+# Wide ranges on purpose: an out-of-range value is refused by the rules with the rulebook's words.
+_HP = Param("hp", "int", label="HP", min=-99, max=99)
+_ORBS = Param("orbs", "int", label="Orbs", min=-99, max=99)
+
+ACTIONS: dict[str, ActionSpec] = {
+    "place_tile": ActionSpec(
+        "place_tile", (Param("kind", "choice", label="Tile", choices=TILE_KINDS, default="growth"),),
+        label="Place a Forest tile"),
+    "start_adventure": ActionSpec("start_adventure", (), label="Start the Adventure phase"),
+    "end_turn": ActionSpec("end_turn", (), label="End turn"),
+    "end_round": ActionSpec("end_round", (), label="End round"),
+    "set_hp": ActionSpec("set_hp", (_HERO, _HP), label="Set HP"),
+    "set_orbs": ActionSpec("set_orbs", (_HERO, _ORBS), label="Set orbs"),
+    "set_marker": ActionSpec(
+        "set_marker", (_HERO, Param("marker", "choice", label="Marker", choices=MARKERS),
+                       Param("on", "bool", label="On", default=False)),
+        label="Put on or discard a status marker"),
+    "concentrate": ActionSpec("concentrate", (_HERO, Param("on", "bool", label="On", default=False)),
+                              label="Concentration orb"),
+    "unlock_power": ActionSpec("unlock_power", (_HERO, Param("both", "bool", label="Both Powers",
+                                                             default=False)),
+                               label="Unlock a unique Power"),
+    "set_powers": ActionSpec("set_powers", (_HERO, Param("powers", "int", label="Powers unlocked",
+                                                         min=0, max=2)),
+                             label="Correct the unique Powers"),
+    "add_loot": ActionSpec("add_loot", (_HERO, Param("name", "text", label="Loot card", max_length=30)),
+                           label="Take a Loot card"),
+    "remove_loot": ActionSpec("remove_loot", (_HERO, Param("index", "int", label="Loot slot",
+                                                           min=0, max=LOOT_SLOTS - 1)),
+                              label="Discard a Loot card"),
+    "give_loot": ActionSpec("give_loot", (_HERO, Param("index", "int", label="Loot slot", min=0,
+                                                       max=LOOT_SLOTS - 1),
+                                          Param("to", "choice", label="To Hero", choices=HEROES)),
+                            label="Give a Loot card"),
+    "first_aid": ActionSpec("first_aid", (_HERO,), label="First Aid"),
+    "reveal_boss": ActionSpec(
+        "reveal_boss", (Param("boss", "choice", label="Boss", choices=BOSSES),
+                        Param("name", "text", label="Boss name", optional=True, default="",
+                              max_length=30),
+                        Param("track", "int", label="Threat track length", min=TRACK_MIN,
+                              max=TRACK_MAX)),
+        label="Reveal the Boss"),
+    "threat_up": ActionSpec("threat_up", (), label="Threat +1"),
+    "set_threat": ActionSpec("set_threat", (Param("threat", "int", label="Threat", min=1,
+                                                  max=TRACK_MAX),),
+                             label="Correct the threat"),
+    "defeat_boss": ActionSpec("defeat_boss", (), label="The Boss is defeated"),
+    "set_stack": ActionSpec("set_stack", (Param("stack", "int", label="Tiles in the stack", min=0,
+                                                max=STACK_TILES + 1),),
+                            label="Correct the Forest stack"),
+    "tally": ActionSpec("tally", (Param("kind", "choice", label="Monster", choices=MONSTERS),
+                                  Param("count", "int", label="Defeated", min=0, max=99)),
+                        label="Monsters defeated"),
+}
+
+# The result screen stays correctable for what it shows.
+_ALLOWED_WHEN_OVER = ("tally",)
+
+_PRONOUNS = {"xylia": "her", "klethor": "his", "shavi": "her", "bethras": "his"}
+
+
+# ----------------------------------------------------------------- small utilities
+
+
+def _check_player_count(count: int) -> None:
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
+
+
+def _join(words) -> str:
+    words = list(words)
+    if not words:
+        return "nobody"
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
+
+
+def hero_label(hero_id) -> str:
+    return _label(HERO_LABELS, hero_id, "a Hero")
+
+
+def _label(labels: dict, key, fallback: str) -> str:
+    """A label for a stored key; never fails on a key of the wrong type."""
+    return labels.get(key, fallback) if isinstance(key, str) else fallback
+
+
+def stack_total(inn: bool) -> int:
+    """Tiles in the Forest stack at the start: 22, or 23 with the Inn tile shuffled in."""
+    return STACK_TILES + (1 if inn else 0)
+
+
+def _hero_index(state: dict, hero_id: str) -> int:
+    for index, hero in enumerate(state["heroes"]):
+        if hero["id"] == hero_id:
+            return index
+    raise Rejected(f"{hero_label(hero_id)} is not in this game.")
+
+
+def _hero(state: dict, hero_id: str) -> dict:
+    return state["heroes"][_hero_index(state, hero_id)]
+
+
+def _who(state: dict, hero: dict) -> str:
+    """Name a Hero for the events: 'Xylia (Ana)'."""
+    return f"{hero_label(hero['id'])} ({state['players'][hero['seat']]})"
+
+
+def _active(state: dict) -> dict | None:
+    """The Hero whose Adventure turn it is, or None outside a turn."""
+    if state["phase"] != PHASE_ADVENTURE or state["turn"] >= len(state["heroes"]):
+        return None
+    return state["heroes"][state["turn"]]
+
+
+def _require_active(state: dict, hero: dict, doing: str) -> None:
+    active = _active(state)
+    if active is None:
+        raise Rejected(f"{doing} happens during a Hero's Adventure turn.")
+    if active["id"] != hero["id"]:
+        raise Rejected(f"{doing} is for the active Hero: it is {hero_label(active['id'])}'s turn.")
+
+
+def _require_seat(state: dict, seat) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
+        raise Rejected("That seat is not at this table.")
+
+
+def tiles_placed(state: dict) -> int:
+    return sum(state["placed"].values())
+
+
+def power_cost(powers: int, both: bool) -> int:
+    """Orbs to unlock the next Power (3 for the first, 5 for the second) or both at once (8)."""
+    if powers >= 2:
+        raise ValueError("both Powers are already unlocked")
+    if both:
+        if powers != 0:
+            raise ValueError("only the second Power is left")
+        return FIRST_POWER_COST + SECOND_POWER_COST
+    return FIRST_POWER_COST if powers == 0 else SECOND_POWER_COST
+
+
+def first_aid_cost(state: dict) -> int:
+    """First Aid costs as many orbs as there are Heroes in play."""
+    return len(state["heroes"])
+
+
+# ----------------------------------------------------------------- options and setup
+
+
+def _seat_option(text: str, players: list[str]) -> int:
+    last = len(players) - 1
+    try:
+        value = int(text)
+    except ValueError:
+        raise Rejected(f"First player: choose random or a seat number from 0 to {last}.") from None
+    if not 0 <= value <= last:
+        raise Rejected(f"First player: there is no seat {value}; choose random or a seat number "
+                       f"from 0 to {last}.")
+    return value
+
+
+def _hero_option(raw: str, label: str) -> str | None:
+    text = "".join(ch for ch in str(raw).lower() if ch.isalpha())
+    if not text:
+        return None
+    if text not in HEROES:
+        raise Rejected(f"{label}: choose Xylia, Klethor, Sha'Vi or Bethras.")
+    return text
+
+
+def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
+    """Check the setup choices; settle a random first player and any Hero left unchosen."""
+    _check_player_count(len(players))
+    values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
+    text = str(values["first_player"]).strip().lower()
+    first = rng.randrange(len(players)) if text == "random" else _seat_option(text, players)
+    wanted = [_hero_option(values[f"hero_{i + 1}"], f"{players[i]}'s Hero")
+              for i in range(len(players))]
+    if len(players) == 1:
+        wanted.append(_hero_option(values["solo_hero"], f"{players[0]}'s second Hero"))
+    chosen = [hero for hero in wanted if hero]
+    for hero in set(chosen):
+        if chosen.count(hero) > 1:
+            raise Rejected(f"{hero_label(hero)} is chosen twice: each Hero plays at most once.")
+    free = [hero for hero in HEROES if hero not in chosen]
+    heroes = [hero if hero else free.pop(0) for hero in wanted]
+    return {"first_player": first, "heroes": heroes, "thorns": values["thorns"],
+            "enraged_monsters": values["enraged_monsters"],
+            "enraged_bosses": values["enraged_bosses"], "inn": values["inn"],
+            "lairs": values["lairs"]}
+
+
+def _check_options(players: list[str], options: dict) -> None:
+    first = options.get("first_player")
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
+        raise Rejected("The first player must be one of the seats.")
+    heroes = options.get("heroes")
+    expected = len(players) + (1 if len(players) == 1 else 0)
+    if (not isinstance(heroes, list) or len(heroes) != expected
+            or any(h not in HEROES for h in heroes) or len(set(heroes)) != len(heroes)):
+        raise Rejected("Each seat needs its own Hero (two for a solo player).")
+    if options.get("thorns") not in THORNS_CARDS:
+        raise Rejected("Choose the Easy, Regular or Difficult Thorns card.")
+
+
+def setup(players: list[str], options: dict) -> dict:
+    """Round 1, Phase 1: every Hero at 5 HP and 0 orbs, the stack full, the Boss hidden."""
+    _check_player_count(len(players))
+    _check_options(players, options)
+    first = options["first_player"]
+    order = [(first + step) % len(players) for step in range(len(players))]
+    owners = order if len(players) > 1 else [0, 0]
+    heroes = [{"id": options["heroes"][seat if len(players) > 1 else index], "seat": seat,
+               "hp": MAX_HP, "orbs": 0, "poison": False, "thorns": False, "powers": 0,
+               "concentration": False, "loot": []}
+              for index, seat in enumerate(owners)]
+    inn = bool(options.get("inn"))
+    state = {
+        "rules_version": RULES_VERSION,
+        "players": list(players),
+        "first_player": first,
+        "thorns_card": options["thorns"],
+        "enraged_bosses": bool(options.get("enraged_bosses")),
+        "inn": inn,
+        "lairs": bool(options.get("lairs")),
+        # Campaign-ready: a campaign Enrages one type at a time; the card Enrages them all.
+        "enraged_types": list(MONSTERS) if options.get("enraged_monsters") else [],
+        "heroes": heroes,
+        "round": 1,
+        "phase": PHASE_GROWTH,
+        "growth_done": 0,
+        "xylia_extra_used": False,
+        "turn": 0,
+        "stack_total": stack_total(inn),
+        "stack": stack_total(inn),
+        "placed": {"growth": 0, "high_risk": 0, "xylia": 0, "corrected": 0},
+        "boss": {"revealed": False, "key": None, "name": None, "track": None, "threat": 0,
+                 "defeated": False},
+        "monsters": {kind: 0 for kind in MONSTERS},
+        "result": None,
+        "events": [],
+    }
+    _continue_growth(state)
+    return state
+
+
+def setup_checklist(state: dict) -> list[str]:
+    """The setup steps for this table's choices, in the rulebook's order."""
+    players = state["players"]
+    owned = {}
+    for hero in state["heroes"]:
+        owned.setdefault(hero["seat"], []).append(f"{hero_label(hero['id'])} "
+                                                  f"({HERO_COLORS[hero['id']]})")
+    who = "; ".join(f"{players[seat]}: {_join(names)}" for seat, names in owned.items())
+    steps = [
+        f"Heroes: {who}. Each takes the Hero board, Power card (slid under the left side), "
+        "meeple, a red cube on 5 HP and a blue cube on 0 orbs.",
+        "Set aside the Start, Boss and Inn tiles; put the Start tile in the middle of the table.",
+    ]
+    if state["inn"]:
+        steps.append("Inn: shuffle the Inn tile into the Forest tiles, and the 5 Inn cards face "
+                     "down as the Inn pile.")
+    steps += [
+        "Shuffle the Forest tiles; remove 2 at random unseen, shuffle them with the Boss tile and "
+        f"put those 3 at the bottom: the stack holds {state['stack_total']} tiles.",
+        "Shuffle the Monster markers face down as the Monster pile.",
+        "Shuffle the Loot, Event and Boss cards into three face-down stacks.",
+        "Put the markers and dice within reach as the reserve.",
+        f"Put the {THORNS_LABELS[state['thorns_card']]} Thorns card face up; the other two go back "
+        "in the box.",
+    ]
+    if state["enraged_types"]:
+        steps.append("Put the Enraged Monsters card face up: every Monster is Enraged.")
+    if state["enraged_bosses"]:
+        steps.append("Put the Enraged Bosses card face up: use it instead of the threat track on "
+                     "the Boss cards.")
+    if state["lairs"]:
+        steps.append("Lairs: shuffle the 4 Lair A and the 4 Lair B cards into two face-down piles.")
+    steps.append(f"{players[state['first_player']]} plays first, every round.")
+    return steps
+
+
+def setup_notes(n_players: int) -> list[str]:
+    """The setup steps that do not depend on the table's choices."""
+    _check_player_count(n_players)
+    notes = ["Each player chooses a Hero: Xylia, Klethor, Sha'Vi or Bethras, each at most once."]
+    if n_players == 1:
+        notes.append("Solo: play a two-Hero team; rounds run as in a two-player game.")
+    notes.append(f"The Forest stack holds {STACK_TILES} tiles ({STACK_TILES + 1} with the Inn), "
+                 "the Boss tile among the last three.")
+    return notes
+
+
+# ----------------------------------------------------------------- apply
+
+
+def apply(state: dict, action: str, params: dict, seat: int) -> dict:
+    """Return the state after `seat` takes `action`; raise Rejected and change nothing."""
+    _, parsed = check_action(ACTIONS, action, params if params is not None else {},
+                             len(state["players"]))
+    _require_seat(state, seat)
+    if state["phase"] == PHASE_OVER and action not in _ALLOWED_WHEN_OVER:
+        raise Rejected("The game is over: undo to change how it ended.")
+    # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
+    new_state = json.loads(json.dumps(state))
+    new_state["events"] = []
+    _HANDLERS[action](new_state, parsed, seat)
+    return new_state
+
+
+def _placer(state: dict) -> dict | None:
+    if state["phase"] != PHASE_GROWTH or state["growth_done"] >= len(state["heroes"]):
+        return None
+    return state["heroes"][state["growth_done"]]
+
+
+def _placer_text(state: dict) -> str:
+    hero = _placer(state)
+    if hero is None:
+        return "nobody"
+    # A solo player places one tile per Hero: say which.
+    return _who(state, hero) if len(state["players"]) == 1 else state["players"][hero["seat"]]
+
+
+def _xylia_extra_open(state: dict) -> bool:
+    """Xylia's first Power: one more tile after the last player's, once per round."""
+    if state["phase"] != PHASE_GROWTH or state["growth_done"] < len(state["heroes"]):
+        return False
+    if state["xylia_extra_used"] or state["stack"] == 0:
+        return False
+    return any(h["id"] == "xylia" and h["powers"] >= 1 for h in state["heroes"])
+
+
+def _reveal_boss_now(state: dict, line: str) -> None:
+    boss = state["boss"]
+    boss["revealed"] = True
+    boss["threat"] = 1
+    state["events"].append(line)
+
+
+def _continue_growth(state: dict) -> None:
+    """After a tile (or at the start of Phase 1): the next placer, or on to the Adventure."""
+    due = state["growth_done"] < len(state["heroes"])
+    if due and state["stack"] == 0:
+        if not state["boss"]["revealed"]:
+            _reveal_boss_now(state, "The Forest stack is empty and a tile must be added: the Boss "
+                                    "is revealed! Put the blue cube on the first space of its "
+                                    "threat track, then name the Boss on a phone.")
+        else:
+            state["events"].append("The Forest stack is empty: no more tiles to place.")
+        state["growth_done"] = len(state["heroes"])
+        _start_adventure(state)
+        return
+    if due:
+        if state["growth_done"] == 0:
+            state["events"].append(f"Round {state['round']} · Forest Growth: "
+                                   f"{_placer_text(state)} places the first tile.")
+        else:
+            state["events"].append(f"Next tile: {_placer_text(state)}.")
+        return
+    if _xylia_extra_open(state):
+        state["events"].append("Every player has placed a tile. Xylia may place one extra tile, "
+                               "or start the Adventure.")
+        return
+    _start_adventure(state)
+
+
+def _place_tile(state: dict, params: dict, seat: int) -> None:
+    kind = params["kind"]
+    if kind == "growth":
+        placer = _placer(state)
+        if placer is None:
+            raise Rejected("Every player has already placed a Forest tile this round."
+                           if state["phase"] == PHASE_GROWTH else
+                           "Forest Growth tiles are placed in Phase 1; a tile explored now is a "
+                           "High-Risk Movement.")
+        if state["stack"] == 0:
+            raise Rejected("The Forest stack is empty: there is no tile to place.")
+        state["stack"] -= 1
+        state["placed"]["growth"] += 1
+        state["growth_done"] += 1
+        state["events"].append(f"{state['players'][placer['seat']]} placed a tile: "
+                               f"{_plural(state['stack'], 'tile')} left in the stack.")
+        _continue_growth(state)
+    elif kind == "xylia":
+        if not any(h["id"] == "xylia" for h in state["heroes"]):
+            raise Rejected("Xylia is not in this game.")
+        if not any(h["id"] == "xylia" and h["powers"] >= 1 for h in state["heroes"]):
+            raise Rejected("Xylia's extra tile needs her first unique Power unlocked.")
+        if state["phase"] != PHASE_GROWTH or state["growth_done"] < len(state["heroes"]):
+            raise Rejected("Xylia places her extra tile at the end of Phase 1, after the last "
+                           "player.")
+        if state["xylia_extra_used"]:
+            raise Rejected("Xylia has already placed her extra tile this round.")
+        if state["stack"] == 0:
+            raise Rejected("The Forest stack is empty: there is no tile to place.")
+        state["stack"] -= 1
+        state["placed"]["xylia"] += 1
+        state["xylia_extra_used"] = True
+        state["events"].append(f"Xylia placed her extra tile: {_plural(state['stack'], 'tile')} "
+                               "left in the stack.")
+        _start_adventure(state)
+    else:
+        active = _active(state)
+        if active is None:
+            raise Rejected("A High-Risk Movement happens during a Hero's Adventure turn.")
+        if active["hp"] == 0:
+            raise Rejected(f"{hero_label(active['id'])} is knocked down and cannot move.")
+        if state["stack"] == 0:
+            raise Rejected("The Forest stack is empty: there is no tile to explore.")
+        state["stack"] -= 1
+        state["placed"]["high_risk"] += 1
+        gained = _gain_orbs(active, 1)
+        reward = ("+1 orb" if gained else f"no orb: {hero_label(active['id'])} already has "
+                  f"{MAX_ORBS}")
+        state["events"].append(f"High-Risk Movement by {hero_label(active['id'])}: {reward}; "
+                               f"{_plural(state['stack'], 'tile')} left in the stack.")
+
+
+def _start_adventure_action(state: dict, params: dict, seat: int) -> None:
+    if state["phase"] != PHASE_GROWTH:
+        raise Rejected("The Adventure phase has already started.")
+    if state["growth_done"] < len(state["heroes"]):
+        raise Rejected(f"{_placer_text(state)} still has to place a Forest tile.")
+    if _xylia_extra_open(state):
+        state["events"].append("Xylia places no extra tile this round.")
+    _start_adventure(state)
+
+
+def _start_adventure(state: dict) -> None:
+    state["phase"] = PHASE_ADVENTURE
+    state["turn"] = 0
+    state["events"].append(f"Round {state['round']} · Adventure: turns in seat order.")
+    _start_turn(state)
+
+
+def _start_turn(state: dict) -> None:
+    """The start of a Hero's turn: Poison costs 1 HP before the dice are rolled."""
+    hero = state["heroes"][state["turn"]]
+    name = hero_label(hero["id"])
+    player = state["players"][hero["seat"]]
+    if hero["hp"] == 0:
+        state["events"].append(f"{name}'s turn ({player}): knocked down. On the Campfire, "
+                               f"{name} recovers all HP now; otherwise End turn.")
+        return
+    state["events"].append(f"{name}'s turn ({player}): turn limited-use Loot face up, then roll.")
+    if hero["poison"]:
+        _set_hp(state, hero, hero["hp"] - 1, f"Poison: {name} loses 1 HP at the start of "
+                                             f"{_PRONOUNS[hero['id']]} turn")
+
+
+def _gain_orbs(hero: dict, amount: int) -> int:
+    gained = max(0, min(amount, MAX_ORBS - hero["orbs"]))
+    hero["orbs"] += gained
+    return gained
+
+
+def _set_hp(state: dict, hero: dict, hp: int, why: str) -> None:
+    """Change HP; at 0 the Hero is knocked down and discards their status markers at once."""
+    was = hero["hp"]
+    hero["hp"] = hp
+    name = hero_label(hero["id"])
+    line = f"{why} ({was} → {hp} HP)."
+    if hp == 0 and was > 0:
+        dropped = [MARKER_LABELS[m] for m in MARKERS if hero[m]]
+        for marker in MARKERS:
+            hero[marker] = False
+        line += f" {name} is knocked down"
+        if dropped:
+            line += f" and discards the {_join(dropped)} marker{'s' if len(dropped) > 1 else ''}"
+        line += "."
+        if _active(state) is hero:
+            line += f" {_PRONOUNS[hero['id']].capitalize()} turn is over: tap End turn."
+    elif was == 0 and hp > 0:
+        line += f" {name} stands up."
+    state["events"].append(line)
+    if all(h["hp"] == 0 for h in state["heroes"]):
+        _finish(state, "lost", "Every Hero is knocked down at the same time.")
+
+
+def _threat_up(state: dict, why: str) -> None:
+    """Move the Boss's cube one space on, while the Boss lives; its last space loses the game."""
+    boss = state["boss"]
+    if not boss["revealed"] or boss["defeated"] or state["phase"] == PHASE_OVER:
+        return
+    boss["threat"] += 1
+    track = boss["track"]
+    of = f" of {track}" if track else ""
+    state["events"].append(f"Threat +1: {why} (now {boss['threat']}{of}).")
+    reminder = ENRAGED_BOSS_AT.get((boss["key"], boss["threat"])) if state["enraged_bosses"] else None
+    if reminder:
+        state["events"].append(reminder)
+    _check_track(state)
+
+
+def _check_track(state: dict) -> None:
+    boss = state["boss"]
+    if boss["track"] and boss["threat"] >= boss["track"]:
+        boss["threat"] = boss["track"]
+        _finish(state, "lost", f"The Boss's threat reached the last space of its track "
+                               f"({boss['track']}).")
+
+
+def _finish(state: dict, outcome: str, reason: str) -> None:
+    if state["phase"] == PHASE_OVER:
+        return
+    state["phase"] = PHASE_OVER
+    state["result"] = {"outcome": outcome, "reason": reason, "rounds": state["round"],
+                       "threat": state["boss"]["threat"] if state["boss"]["revealed"] else None}
+    state["events"].append(("Victory! " if outcome == "won" else "Defeat. ") + reason)
+
+
+def _end_turn(state: dict, params: dict, seat: int) -> None:
+    if state["phase"] == PHASE_GROWTH:
+        raise Rejected("It is Phase 1 (Forest Growth): the turns start once every tile is placed.")
+    hero = _active(state)
+    if hero is None:
+        raise Rejected("Every Hero has played this round: tap End round.")
+    name = hero_label(hero["id"])
+    player = state["players"][hero["seat"]]
+    if hero["concentration"]:
+        hero["concentration"] = False
+        if _gain_orbs(hero, 1):
+            state["events"].append(f"Concentration: {name} gains 1 orb (now {hero['orbs']}).")
+        else:
+            state["events"].append(f"Concentration: {name} already has {MAX_ORBS} orbs, "
+                                   "no orb gained.")
+    state["events"].append(f"{name}'s turn ends.")
+    _threat_up(state, f"end of {player}'s turn" if len(state["players"]) > 1
+               else f"end of {name}'s turn")
+    if state["phase"] == PHASE_OVER:
+        return
+    state["turn"] += 1
+    if state["turn"] < len(state["heroes"]):
+        _start_turn(state)
+    else:
+        state["events"].append(f"Every Hero has played: tap End round to finish round "
+                               f"{state['round']}.")
+
+
+def _end_round(state: dict, params: dict, seat: int) -> None:
+    if state["phase"] == PHASE_GROWTH:
+        raise Rejected("It is Phase 1 (Forest Growth): place the tiles, then play the turns.")
+    left = state["heroes"][state["turn"]:]
+    if left:
+        raise Rejected(f"Still to play this round: {_join(hero_label(h['id']) for h in left)}. "
+                       "End their turns first.")
+    _threat_up(state, f"end of round {state['round']}")
+    if state["phase"] == PHASE_OVER:
+        return
+    state["round"] += 1
+    state["phase"] = PHASE_GROWTH
+    state["growth_done"] = 0
+    state["xylia_extra_used"] = False
+    state["turn"] = 0
+    _continue_growth(state)
+
+
+def _hp_action(state: dict, params: dict, seat: int) -> None:
+    hero = _hero(state, params["hero"])
+    hp = params["hp"]
+    name = hero_label(hero["id"])
+    if hp > MAX_HP:
+        raise Rejected(f"A Hero's HP can never exceed {MAX_HP}.")
+    if hp < 0:
+        raise Rejected(f"HP cannot go below 0: at 0 {name} is knocked down.")
+    if hp == hero["hp"]:
+        raise Rejected(f"{name} already has {hp} HP.")
+    _set_hp(state, hero, hp, f"{name}: HP set to {hp}")
+
+
+def _orbs_action(state: dict, params: dict, seat: int) -> None:
+    hero = _hero(state, params["hero"])
+    orbs = params["orbs"]
+    name = hero_label(hero["id"])
+    if orbs > MAX_ORBS:
+        raise Rejected(f"A Hero can never have more than {MAX_ORBS} orbs.")
+    if orbs < 0:
+        raise Rejected(f"Orbs cannot go below 0: {name} has {hero['orbs']}.")
+    hero["orbs"] = orbs
+
+
+def _marker_action(state: dict, params: dict, seat: int) -> None:
+    hero = _hero(state, params["hero"])
+    marker, on = params["marker"], params["on"]
+    name = hero_label(hero["id"])
+    label = MARKER_LABELS[marker]
+    if on:
+        if hero["hp"] == 0:
+            raise Rejected(f"{name} is knocked down: a knocked-down Hero has no status markers.")
+        if hero[marker]:
+            raise Rejected(f"{name} already has a {label} marker: a Hero holds at most one.")
+    elif not hero[marker]:
+        raise Rejected(f"{name} has no {label} marker.")
+    hero[marker] = on
+
+
+def _concentrate(state: dict, params: dict, seat: int) -> None:
+    hero = _hero(state, params["hero"])
+    _require_active(state, hero, "Concentration")
+    name = hero_label(hero["id"])
+    if params["on"] and hero["hp"] == 0:
+        raise Rejected(f"{name} is knocked down: no dice to place this turn.")
+    if params["on"] == hero["concentration"]:
+        raise Rejected(f"{name} already has a Concentration orb due." if params["on"]
+                       else f"{name} has no Concentration orb due.")
+    hero["concentration"] = params["on"]
+    if params["on"]:
+        state["events"].append(f"Concentration: {name} gains 1 orb at the end of this turn.")
+
+
+def _unlock_power(state: dict, params: dict, seat: int) -> None:
+    hero = _hero(state, params["hero"])
+    name = hero_label(hero["id"])
+    if hero["powers"] >= 2:
+        raise Rejected(f"{name} has already unlocked both unique Powers.")
+    both = params["both"]
+    if both and hero["powers"] == 1:
+        raise Rejected(f"{name}'s first Power is already unlocked: only the second is left "
+                       f"({SECOND_POWER_COST} orbs).")
+    _require_active(state, hero, "Unlocking a unique Power")
+    if hero["hp"] == 0:
+        raise Rejected(f"{name} is knocked down and is not an active Hero.")
+    cost = power_cost(hero["powers"], both)
+    if hero["orbs"] < cost:
+        what = "both Powers" if both else ("the first Power" if hero["powers"] == 0
+                                           else "the second Power")
+        raise Rejected(f"{name} has {_plural(hero['orbs'], 'orb')}; {what} costs {cost}.")
+    hero["orbs"] -= cost
+    hero["powers"] = 2 if both else hero["powers"] + 1
+    which = "both unique Powers" if both else ("the first unique Power" if hero["powers"] == 1
+                                               else "the second unique Power")
+    state["events"].append(f"{name} unlocks {which} for {cost} orbs ({hero['orbs']} left): slide "
+                           "the Power card to the left.")
+
+
+def _set_powers(state: dict, params: dict, seat: int) -> None:
+    hero = _hero(state, params["hero"])
+    if params["powers"] == hero["powers"]:
+        raise Rejected(f"{hero_label(hero['id'])} already has {params['powers']} unlocked.")
+    hero["powers"] = params["powers"]
+
+
+def _add_loot(state: dict, params: dict, seat: int) -> None:
+    hero = _hero(state, params["hero"])
+    name = params["name"]
+    if not name:
+        raise Rejected("Type the Loot card's name.")
+    if len(hero["loot"]) >= LOOT_SLOTS:
+        raise Rejected(f"{hero_label(hero['id'])}'s {LOOT_SLOTS} Loot slots are full: discard one "
+                       "first (a fourth card replaces one of them).")
+    hero["loot"].append(name)
+
+
+def _loot_at(hero: dict, index: int) -> str:
+    if index >= len(hero["loot"]):
+        if not hero["loot"]:
+            raise Rejected(f"{hero_label(hero['id'])} has no Loot cards.")
+        raise Rejected(f"{hero_label(hero['id'])} has {_plural(len(hero['loot']), 'Loot card')}.")
+    return hero["loot"][index]
+
+
+def _remove_loot(state: dict, params: dict, seat: int) -> None:
+    hero = _hero(state, params["hero"])
+    _loot_at(hero, params["index"])
+    del hero["loot"][params["index"]]
+
+
+def _give_loot(state: dict, params: dict, seat: int) -> None:
+    giver = _hero(state, params["hero"])
+    card = _loot_at(giver, params["index"])
+    taker = _hero(state, params["to"])
+    if taker is giver:
+        raise Rejected(f"{hero_label(giver['id'])} already holds {card}.")
+    if len(taker["loot"]) >= LOOT_SLOTS:
+        raise Rejected(f"{hero_label(taker['id'])}'s {LOOT_SLOTS} Loot slots are full.")
+    del giver["loot"][params["index"]]
+    taker["loot"].append(card)
+
+
+def _first_aid(state: dict, params: dict, seat: int) -> None:
+    target = _hero(state, params["hero"])
+    name = hero_label(target["id"])
+    active = _active(state)
+    if active is None:
+        raise Rejected("First Aid is given by the active Hero during their Adventure turn.")
+    helper = hero_label(active["id"])
+    if target["hp"] > 0:
+        raise Rejected(f"{name} is not knocked down.")
+    if active is target:
+        raise Rejected(f"{name} cannot give First Aid to {_PRONOUNS[target['id']]}self.")
+    if active["hp"] == 0:
+        raise Rejected(f"{helper} is knocked down and cannot give First Aid.")
+    cost = first_aid_cost(state)
+    if active["orbs"] < cost:
+        raise Rejected(f"First Aid costs {cost} orbs (one per Hero in play); {helper} has "
+                       f"{active['orbs']}.")
+    active["orbs"] -= cost
+    state["events"].append(f"First Aid: {helper} spends {cost} orbs ({active['orbs']} left).")
+    _set_hp(state, target, 1, f"{name} is given First Aid")
+
+
+def _reveal_boss(state: dict, params: dict, seat: int) -> None:
+    boss = state["boss"]
+    if boss["key"]:
+        raise Rejected(f"The Boss is already revealed: {boss['name']}.")
+    key = params["boss"]
+    name = params["name"] if key == "other" and params["name"] else BOSS_LABELS[key]
+    if not boss["revealed"]:
+        _reveal_boss_now(state, "A Hero enters the Boss tile: the Boss is revealed! The blue "
+                                "cube goes on the first space of its threat track.")
+    boss["key"], boss["name"], boss["track"] = key, name, params["track"]
+    state["events"].append(f"The Boss is {name}: threat {boss['threat']} of {boss['track']}.")
+    if state["enraged_bosses"] and key in ENRAGED_BOSS_ALWAYS:
+        state["events"].append(ENRAGED_BOSS_ALWAYS[key])
+    _check_track(state)
+
+
+def _threat_action(state: dict, params: dict, seat: int) -> None:
+    boss = state["boss"]
+    if not boss["revealed"]:
+        raise Rejected("The Boss is not revealed yet: there is no threat track.")
+    _threat_up(state, "a Boss Combat skill")
+
+
+def _set_threat(state: dict, params: dict, seat: int) -> None:
+    boss = state["boss"]
+    if not boss["revealed"]:
+        raise Rejected("The Boss is not revealed yet: there is no threat track.")
+    threat = params["threat"]
+    if boss["track"] and threat > boss["track"]:
+        raise Rejected(f"The track has {boss['track']} spaces.")
+    boss["threat"] = threat
+    state["events"].append(f"Threat set to {threat}.")
+    _check_track(state)
+
+
+def _defeat_boss(state: dict, params: dict, seat: int) -> None:
+    boss = state["boss"]
+    if not boss["revealed"]:
+        raise Rejected("The Boss is not revealed yet: find its tile first.")
+    boss["defeated"] = True
+    _finish(state, "won", f"{boss['name'] or 'The Boss'} is defeated: the Woodlands are saved!")
+
+
+def _set_stack(state: dict, params: dict, seat: int) -> None:
+    stack = params["stack"]
+    if stack > state["stack_total"]:
+        raise Rejected(f"The stack started with {state['stack_total']} tiles.")
+    state["placed"]["corrected"] += state["stack"] - stack
+    state["stack"] = stack
+    state["events"].append(f"Forest stack set to {_plural(stack, 'tile')}.")
+    if _placer(state) is not None and stack == 0:
+        _continue_growth(state)  # a tile is due and there is none: the rule applies now
+
+
+def _tally(state: dict, params: dict, seat: int) -> None:
+    state["monsters"][params["kind"]] = params["count"]
+
+
+_HANDLERS = {
+    "place_tile": _place_tile,
+    "start_adventure": _start_adventure_action,
+    "end_turn": _end_turn,
+    "end_round": _end_round,
+    "set_hp": _hp_action,
+    "set_orbs": _orbs_action,
+    "set_marker": _marker_action,
+    "concentrate": _concentrate,
+    "unlock_power": _unlock_power,
+    "set_powers": _set_powers,
+    "add_loot": _add_loot,
+    "remove_loot": _remove_loot,
+    "give_loot": _give_loot,
+    "first_aid": _first_aid,
+    "reveal_boss": _reveal_boss,
+    "threat_up": _threat_action,
+    "set_threat": _set_threat,
+    "defeat_boss": _defeat_boss,
+    "set_stack": _set_stack,
+    "tally": _tally,
+}
+
+
+# ----------------------------------------------------------------- view and log
+
+
+def view(state: dict, seat: int | None) -> dict:
+    """Return what `seat` may see: the whole game is public."""
+    players = state["players"]
+    is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players)
+    active = _active(state)
+    placer = _placer(state)
+    hero_count = len(state["heroes"])
+    heroes = []
+    for index, hero in enumerate(state["heroes"]):
+        heroes.append({
+            "id": hero["id"],
+            "label": hero_label(hero["id"]),
+            "color": HERO_COLORS[hero["id"]],
+            "seat": hero["seat"],
+            "owner": players[hero["seat"]],
+            "mine": is_seat and hero["seat"] == seat,
+            "hp": hero["hp"],
+            "orbs": hero["orbs"],
+            "down": hero["hp"] == 0,
+            "poison": hero["poison"],
+            "thorns": hero["thorns"],
+            "powers": hero["powers"],
+            "power_texts": list(HERO_POWERS[hero["id"]]),
+            "next_power_cost": (None if hero["powers"] >= 2 else
+                                power_cost(hero["powers"], False)),
+            "both_powers_cost": power_cost(0, True) if hero["powers"] == 0 else None,
+            "concentration": hero["concentration"],
+            "loot": list(hero["loot"]),
+            "active": active is hero,
+            "placing": placer is hero,
+            "played": state["phase"] == PHASE_ADVENTURE and index < state["turn"],
+        })
+    boss = dict(state["boss"])
+    monsters = [{"kind": kind, "label": MONSTER_LABELS[kind], "icon": MONSTER_ICONS[kind],
+                 "count": state["monsters"][kind], "enraged": kind in state["enraged_types"],
+                 "enraged_text": ENRAGED_MONSTERS[kind]} for kind in MONSTERS]
+    result = dict(state["result"]) if state["result"] else None
+    if result:
+        result["monsters"] = sum(state["monsters"].values())
+    reminders = []
+    if state["enraged_bosses"] and boss["key"]:
+        if boss["key"] in ENRAGED_BOSS_ALWAYS:
+            reminders.append(ENRAGED_BOSS_ALWAYS[boss["key"]])
+        # What is still to come on the track; a level already reached was announced then.
+        reminders += [text for (key, level), text in ENRAGED_BOSS_AT.items()
+                      if key == boss["key"] and level > boss["threat"]]
+    return {
+        "game": ID,
+        "seat": seat if is_seat else None,
+        "players": list(players),
+        "first_player": state["first_player"],
+        "round": state["round"],
+        "phase": state["phase"],
+        "phase_label": PHASE_LABELS[state["phase"]],
+        "heroes": heroes,
+        "active": active["id"] if active else None,
+        "active_owner": players[active["seat"]] if active else None,
+        "placer": placer["id"] if placer else None,
+        "placer_owner": players[placer["seat"]] if placer else None,
+        "growth_done": state["growth_done"] if state["phase"] == PHASE_GROWTH else hero_count,
+        "growth_due": hero_count,
+        "xylia_extra_open": _xylia_extra_open(state),
+        "round_done": state["phase"] == PHASE_ADVENTURE and active is None,
+        "stack": state["stack"],
+        "stack_total": state["stack_total"],
+        "tiles_placed": tiles_placed(state),
+        "placed": dict(state["placed"]),
+        "boss_in_last_three": 0 < state["stack"] <= 3 and not boss["revealed"],
+        "boss": boss,
+        "boss_choices": [{"key": key, "label": BOSS_LABELS[key]} for key in BOSSES],
+        "boss_reminders": reminders,
+        "first_aid_cost": first_aid_cost(state),
+        "thorns_card": THORNS_LABELS[state["thorns_card"]],
+        "enraged_bosses": state["enraged_bosses"],
+        "enraged_types": list(state["enraged_types"]),
+        "inn": state["inn"],
+        "lairs": state["lairs"],
+        "monsters": monsters,
+        "monsters_total": sum(state["monsters"].values()),
+        "result": result,
+        "game_over": state["phase"] == PHASE_OVER,
+        "setup_checklist": setup_checklist(state),
+        "events": list(state["events"]),
+    }
+
+
+def secret_open(state: dict, seat: int) -> bool:
+    """Tell whether `seat` has an unrevealed secret: never, in this co-operative game."""
+    return False
+
+
+def _player_name(players: list[str], seat) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
+        return players[seat]
+    return "Someone"
+
+
+def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
+    """Write one public log line."""
+    params = params if isinstance(params, dict) else {}
+    who = _player_name(players, seat)
+    hero = hero_label(params.get("hero"))
+    if action == "place_tile":
+        kind = params.get("kind")
+        if kind == "high_risk":
+            return f"{who} logged a High-Risk Movement tile"
+        if kind == "xylia":
+            return f"{who} logged Xylia's extra tile"
+        return f"{who} placed a Forest tile"
+    if action == "start_adventure":
+        return f"{who} started the Adventure phase"
+    if action == "end_turn":
+        return f"{who} ended the turn"
+    if action == "end_round":
+        return f"{who} ended the round"
+    if action == "set_hp":
+        return f"{who} set {hero}'s HP to {params.get('hp')}"
+    if action == "set_orbs":
+        return f"{who} set {hero}'s orbs to {params.get('orbs')}"
+    if action == "set_marker":
+        label = _label(MARKER_LABELS, params.get("marker"), "status")
+        return (f"{who} gave {hero} a {label} marker" if params.get("on")
+                else f"{who} discarded {hero}'s {label} marker")
+    if action == "concentrate":
+        return (f"{who} placed {hero}'s Concentration die" if params.get("on")
+                else f"{who} took back {hero}'s Concentration die")
+    if action == "unlock_power":
+        return f"{who} unlocked {'both' if params.get('both') else 'a'} unique Power for {hero}"
+    if action == "set_powers":
+        return f"{who} corrected {hero}'s unique Powers to {params.get('powers')}"
+    if action == "add_loot":
+        return f"{who} gave {hero} the Loot card {params.get('name')}"
+    if action == "remove_loot":
+        return f"{who} discarded a Loot card of {hero}'s"
+    if action == "give_loot":
+        return f"{who} passed a Loot card from {hero} to {hero_label(params.get('to'))}"
+    if action == "first_aid":
+        return f"{who} stood {hero} up with First Aid"
+    if action == "reveal_boss":
+        key = params.get("boss")
+        name = (params.get("name") if key == "other" and params.get("name")
+                else _label(BOSS_LABELS, key, "a Boss"))
+        return f"{who} revealed the Boss: {name}, track of {params.get('track')}"
+    if action == "threat_up":
+        return f"{who} moved the threat +1 (Combat skill)"
+    if action == "set_threat":
+        return f"{who} corrected the threat to {params.get('threat')}"
+    if action == "defeat_boss":
+        return f"{who} marked the Boss defeated"
+    if action == "set_stack":
+        return f"{who} corrected the Forest stack to {params.get('stack')}"
+    if action == "tally":
+        label = _label(MONSTER_LABELS, params.get("kind"), "Monster")
+        return f"{who} set {label}s defeated to {params.get('count')}"
+    spec = ACTIONS.get(action)
+    return f"{who}: {spec.label if spec else action}"

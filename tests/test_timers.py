@@ -250,3 +250,37 @@ def test_recorded_duration_leaves_pauses_out(conn, server_time):
         version = tables.apply_action(conn, code, [0, 1], seat, action, params, version).version
     clock = clock_of(conn, code, server_time["t"] + 5000)
     assert clock["over"] and clock["elapsed"] == pytest.approx(60 + 240 + 1200)
+
+
+def test_explorers_turn_timer_follows_the_turn_order(conn, server_time):
+    code, _ = tables.create_table(conn, "explorers-of-the-woodlands", ["Ana", "Ben"],
+                                  {"hero_1": "xylia", "hero_2": "klethor", "timer_seconds": "60"},
+                                  random.Random(1))
+    table = tables.load(conn, code)
+    game = get_game(table.game)
+    labels = []
+    # Walk the game forward with whatever the rules offer until two turns have gone by.
+    version = 0
+    for _ in range(40):
+        clock = clock_of(conn, code, server_time["t"])
+        if clock["countdown"] and clock["countdown"]["label"] not in labels:
+            labels.append(clock["countdown"]["label"])
+            assert clock["countdown"]["remaining"] == 60
+        if len(labels) == 2:
+            break
+        state = tables.load(conn, code).snapshot
+        action = "end_turn" if state["phase"] == "adventure" else None
+        if action is None:
+            action = next(name for name in ("place_tile", "start_adventure")
+                          if name in game.ACTIONS and _accepted(game, state, name))
+        server_time["t"] += 7
+        version = tables.apply_action(conn, code, [0, 1], 0, action, {}, version).version
+    assert labels == ["Xylia's turn (Ana), round 1", "Klethor's turn (Ben), round 1"]
+
+
+def _accepted(game, state, name):
+    try:
+        game.apply(state, name, {}, 0)
+    except Exception:
+        return False
+    return True

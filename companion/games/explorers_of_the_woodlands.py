@@ -245,6 +245,18 @@ def _active(state: dict) -> dict | None:
     return state["heroes"][state["turn"]]
 
 
+
+TIMER_STEP = "turn"
+
+
+def timer_cue(state: dict):
+    """A turn timer: afresh for every Hero's Adventure turn."""
+    hero = _active(state)
+    if hero is None:
+        return None
+    return (f"{state['round']}:{state['turn']}",
+            f"{hero_label(hero['id'])}'s turn ({state['players'][hero['seat']]}), round {state['round']}")
+
 def _require_active(state: dict, hero: dict, doing: str) -> None:
     active = _active(state)
     if active is None:

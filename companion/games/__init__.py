@@ -17,8 +17,9 @@ def get_game(game_id) -> ModuleType | None:
 
 
 def _register_builtin() -> None:
-    from . import wicked_forest, woodland_wizards
+    from . import mysterious_forest, wicked_forest, woodland_wizards
 
+    register(mysterious_forest)
     register(wicked_forest)
     register(woodland_wizards)
 

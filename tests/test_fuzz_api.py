@@ -10,11 +10,12 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from companion import create_app, store, tables
-from companion.games import GAMES, wicked_forest
+from companion.games import GAMES, mysterious_forest, wicked_forest
 from companion.web.limits import limiter
 
 PLAYERS = ["Ana", "Ben", "Cara"]
 OPTIONS = {"wicked-forest": {"first_leader": "0"}, "woodland-wizards": {"first_player": "0"},
+           "mysterious-forest": {"first_player": "0", "guess_variant": True, "backpack_size": 12},
            "tiny": {}}
 UNKNOWN_ACTIONS = ["", "explode", "REVEAL", "_undo", "__class__", "choose ", 5, None, ["reveal"],
                    {"action": "reveal"}]
@@ -33,6 +34,10 @@ PROGRESS = {
                          "scoring": ["enter_total", "enter_total", "settle_round"],
                          "scoring settled": ["score_creature", "score_creature", "next_phase", "finish"],
                          "cleanup": ["next_round", "next_phase"]},
+    "mysterious-forest": {"setup": ["tick", "start_scouting"], "scouting": ["done_looking"],
+                          "packing": ["pack", "pack", "change_roll"],
+                          "expedition": ["cross", "cross", "wanderer", "use_loki", "return_loki",
+                                         "use_token", "return_token", "lay_guess", "beat_queen", "fail"]},
 }
 SEATS = [None, 0, 1, 2, 3, -1, "0", True, 1.0, [0]]
 
@@ -95,6 +100,8 @@ def draw_params(data, rng, spec, view, n_players, hostile):
             params[param.name] = data.draw(bad_value(param))
         elif param.name == "decision" and roll < 0.9:
             params[param.name] = view.get("decision")  # the card waiting for picks
+        elif param.name == "card" and roll < 0.9:
+            params[param.name] = view.get("current_card")  # the Path card in play
         elif param.kind == "seat" and roll < 0.7 and useful_players(view):
             params[param.name] = data.draw(st.sampled_from(useful_players(view)))
         else:
@@ -117,6 +124,15 @@ def check_invariants(game_id, state):
         phoenixes = sum(card["phoenix"] for board in state["boards"] for card in board["cards"])
         assert phoenixes <= 1, "more than one Golden Phoenix"
         assert 1 <= state["round"] <= 4
+    elif game_id == "mysterious-forest":
+        final = len(mysterious_forest.path_kinds(state["level"])) - 1
+        assert 0 <= state["jonas"] <= final
+        assert 0 <= state["scouted"] <= final
+        assert 0 <= state["wanderer_tokens"] <= mysterious_forest.WANDERER_TOKENS
+        assert mysterious_forest.backpack_filled(state) <= state["backpack_size"]
+        assert mysterious_forest.loki_in_backpack(state) >= 0
+        assert mysterious_forest.loki_packed(state) <= mysterious_forest.LOKI_TOKENS
+        assert (state["phase"] == "over") == (state["result"] is not None)
 
 
 class Table:

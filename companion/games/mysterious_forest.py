@@ -92,6 +92,12 @@ EXCHANGES = {
     "three_different": "three different Equipment",
     "any_four": "any four Equipment",
 }
+EXCHANGE_SHORT = {
+    "two_same": "2 the same",
+    "equipment_loki": "1 Equipment + 1 🦊",
+    "three_different": "3 different",
+    "any_four": "any 4",
+}
 
 OPTIONS = (
     Param("first_player", "text", label="First player", default="random"),
@@ -235,6 +241,15 @@ def loki_in_backpack(state: dict) -> int:
 
 def backpack_filled(state: dict) -> int:
     return state["setup_loki"] + SPACES_PER_ROLL * len(state["rolls"])
+
+
+def backpack_slots(state: dict) -> list[str]:
+    """The Backpack's spaces in the order they were filled: "loki", "equipment" or "empty"."""
+    slots = ["loki"] * state["setup_loki"]
+    for take in state["rolls"]:
+        loki, equipment = TAKES[take]
+        slots += ["loki"] * loki + ["equipment"] * equipment
+    return slots + ["empty"] * (state["backpack_size"] - len(slots))
 
 
 def scout_seat(state: dict) -> int | None:
@@ -768,6 +783,7 @@ def view(state: dict, seat: int | None) -> dict:
         "backpack_size": state["backpack_size"],
         "backpack_filled": filled,
         "backpack_left": state["backpack_size"] - filled,
+        "backpack_slots": backpack_slots(state),
         "rolls": rolls,
         "takes": [{"key": key, "label": TAKE_LABELS[key], "icons": TAKE_ICONS[key]} for key in TAKES],
         "roll_seat": roller,
@@ -779,7 +795,8 @@ def view(state: dict, seat: int | None) -> dict:
         "weapon": state["weapon"],
         "exchange": state["exchange"],
         "exchange_label": EXCHANGES.get(state["exchange"]),
-        "exchanges": [{"key": key, "label": label} for key, label in EXCHANGES.items()],
+        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key]}
+                      for key, label in EXCHANGES.items()],
         "wanderer_tokens": state["wanderer_tokens"],
         "tokens_used_on": list(state["tokens_used_on"]),
         "guess_laid": state["guess_laid"],

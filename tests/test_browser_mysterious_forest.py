@@ -40,6 +40,15 @@ def test_a_whole_game_on_one_phone(live_server, phones):
     phone.get_by_role("button", name=re.compile("Step 1:")).click()
     expect(phone.get_by_role("button", name=re.compile("Step 1:"))).to_have_attribute("aria-pressed", "true")
     shot(phone, "40-mf-setup-checklist")
+    # A wrong level is corrected before anyone looks at the Path.
+    phone.locator(".mf-change summary").click()
+    phone.get_by_role("button", name="Heroes of the Forest").click()
+    expect(phone.locator(".mf-level-line")).to_have_text("Heroes of the Forest")
+    expect(phone.get_by_role("button", name=re.compile("Step 2:"))).to_contain_text("5 Forest cards")
+    phone.locator(".mf-change summary").click()
+    shot(phone, "40b-mf-change-setup")
+    phone.get_by_role("button", name="Standard", exact=True).click()
+    expect(phone.locator(".mf-level-line")).to_have_text("Standard")
     tap(phone, "Start looking at the Path")
 
     # Phase 1: Ana, Ben, Cara, Ana, ... each look at one card, the countdown on each.

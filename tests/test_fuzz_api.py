@@ -34,7 +34,7 @@ PROGRESS = {
                          "scoring": ["enter_total", "enter_total", "settle_round"],
                          "scoring settled": ["score_creature", "score_creature", "next_phase", "finish"],
                          "cleanup": ["next_round", "next_phase"]},
-    "mysterious-forest": {"setup": ["tick", "start_scouting"], "scouting": ["done_looking"],
+    "mysterious-forest": {"setup": ["tick", "change_setup", "start_scouting"], "scouting": ["done_looking"],
                           "packing": ["pack", "pack", "change_roll"],
                           "expedition": ["cross", "cross", "wanderer", "use_loki", "return_loki",
                                          "use_token", "return_token", "lay_guess", "beat_queen", "fail"]},

@@ -155,6 +155,22 @@ def test_the_setup_checklist_is_ticked_and_unticked_then_scouting_starts():
     assert "during setup" in refused(state, "start_scouting")
 
 
+def test_the_setup_can_be_corrected_until_scouting_starts():
+    state = act(act(new_game(level="standard"), "tick", step=1), "tick", step=2)
+    state = act(state, "change_setup", level="heroes")
+    assert state["level"] == "heroes" and state["setup_loki"] == 0
+    assert state["ticked"][1:3] == [False, True]  # the Path is laid again, Jonas stays put
+    assert "Heroes of the Forest" in state["events"][0] and "5 Forest cards" in state["events"][0]
+    state = act(state, "change_setup", first_player=2, guess_variant=True, backpack_size=30)
+    assert (state["first_player"], state["guess_variant"], state["backpack_size"]) == (2, True, 30)
+    assert "Cara goes first." in state["events"]
+    assert "odd" in refused(state, "change_setup", backpack_size=31)
+    assert "already the setup" in refused(state, "change_setup", level="heroes")
+    state = act(state, "start_scouting")
+    assert mf.view(state, None)["scout_seat"] == 2 and mf.view(state, None)["cards"] == 10
+    assert "during setup" in refused(state, "change_setup", level="standard")
+
+
 # ----------------------------------------------------------------- Phase 1: scouting
 
 
@@ -444,7 +460,7 @@ def test_the_record_skips_games_not_finished_or_unknown():
 
 # Actions that fit each phase, drawn most of the time so that sequences reach the end.
 FITTING = {
-    mf.PHASE_SETUP: ["tick", "start_scouting"],
+    mf.PHASE_SETUP: ["tick", "change_setup", "start_scouting"],
     mf.PHASE_SCOUTING: ["done_looking"],
     mf.PHASE_PACKING: ["pack", "pack", "pack", "change_roll"],
     mf.PHASE_EXPEDITION: ["cross", "cross", "cross", "wanderer", "wanderer", "use_loki", "return_loki",
@@ -460,7 +476,6 @@ def test_random_action_sequences_keep_the_invariants(players, first, level, gues
     # Hypothesis leans to the ends of every range; the odds of each step come from its seeded
     # generator, so that most sequences get through the three phases.
     state = new_game(players=players, first=first % players, level=level, guess=guess, backpack=backpack)
-    final = len(mf.path_kinds(level)) - 1
     looked_at = []
     for _ in range(steps):
         fitting = FITTING[state["phase"]]
@@ -470,7 +485,9 @@ def test_random_action_sequences_keep_the_invariants(players, first, level, gues
         flag = rng.random() < 0.5
         params = {"card": card, "step": rng.randrange(7), "done": flag, "took": rng.choice(sorted(mf.TAKES)),
                   "roll": rng.randrange(1, 8), "take": flag,
-                  "exchange": rng.choice(sorted(mf.EXCHANGES)) if flag else None}
+                  "exchange": rng.choice(sorted(mf.EXCHANGES)) if flag else None,
+                  "level": rng.choice(mf.LEVEL_ORDER + (None,)), "first_player": rng.randrange(players),
+                  "guess_variant": flag, "backpack_size": rng.choice([None, 10, 12, 13, 24])}
         seat = rng.randrange(players)
         before = copy.deepcopy(state)
         try:
@@ -480,6 +497,7 @@ def test_random_action_sequences_keep_the_invariants(players, first, level, gues
             continue
         if action == "done_looking":
             looked_at.append(card)
+        final, backpack = len(mf.path_kinds(state["level"])) - 1, state["backpack_size"]
         view = mf.view(state, None)
         assert 0 <= state["jonas"] <= final
         assert 0 <= state["wanderer_tokens"] <= mf.WANDERER_TOKENS

@@ -28,7 +28,10 @@ Rulings where the rulebook leaves a gap:
 - Final Battle guess variant: the guess is laid before the card is turned over; the game is
   won only if the guess matches the card exactly, lost otherwise.
 - The setup checklist is ticked on the table (an action), so every phone sees the same
-  ticks and a reload keeps them; starting to scout does not wait for every tick.
+  ticks and a reload keeps them; starting to scout does not wait for every tick. The level,
+  first player and extras can be corrected until scouting starts.
+- The family's record counts every finished table of this game on the server: one record
+  per server, not per device or family.
 """
 
 from __future__ import annotations
@@ -115,6 +118,14 @@ ACTIONS: dict[str, ActionSpec] = {
     "tick": ActionSpec("tick", (Param("step", "int", label="Setup step", min=0, max=20),
                                 Param("done", "bool", label="Done", default=True)),
                        label="Tick a setup step", commutes=True),
+    "change_setup": ActionSpec(
+        "change_setup",
+        (Param("level", "choice", label="Difficulty level", choices=LEVEL_ORDER, optional=True),
+         Param("first_player", "seat", label="First player", optional=True),
+         Param("guess_variant", "bool", label="Final Battle guess", optional=True),
+         Param("backpack_size", "int", label="Backpack spaces", min=MIN_BACKPACK_SIZE,
+               max=MAX_BACKPACK_SIZE, optional=True)),
+        label="Change the setup"),
     "start_scouting": ActionSpec("start_scouting", (), label="Start scouting"),
     "done_looking": ActionSpec("done_looking", (_CARD,), label="Done looking"),
     "pack": ActionSpec("pack", (_TAKE,), label="We rolled"),
@@ -287,11 +298,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
             raise Rejected(f"First player: there is no seat {first_player}; "
                            f"choose random or a seat number from 0 to {last_seat}.")
     size = values["backpack_size"]
-    if size % SPACES_PER_ROLL:
-        raise Rejected(f"Backpack spaces: {size} is odd; every roll fills two spaces, "
-                       "so choose an even number.")
-    if size <= setup_loki(values["level"]):
-        raise Rejected("Backpack spaces: the Backpack needs room beyond its Loki tokens.")
+    _check_backpack_size(size, values["level"])
     return {"first_player": first_player, "level": values["level"],
             "guess_variant": values["guess_variant"], "backpack_size": size}
 
@@ -375,6 +382,45 @@ def _tick(state: dict, params: dict, seat: int) -> None:
         raise Rejected(f"The setup checklist has {len(state['ticked'])} steps: "
                        f"choose 0 to {len(state['ticked']) - 1}.")
     state["ticked"][step] = params["done"]
+
+
+# The checklist steps that depend on the level: the Path and the Loki tokens in the Backpack.
+_LEVEL_STEPS = (1, 5)
+
+
+def _check_backpack_size(size: int, level: str) -> None:
+    if size % SPACES_PER_ROLL:
+        raise Rejected(f"Backpack spaces: {size} is odd; every roll fills two spaces, "
+                       "so choose an even number.")
+    if size <= setup_loki(level):
+        raise Rejected("Backpack spaces: the Backpack needs room beyond its Loki tokens.")
+
+
+def _change_setup(state: dict, params: dict, seat: int) -> None:
+    """Correct a setup choice before the Path is looked at."""
+    _require_phase(state, PHASE_SETUP, "Changing the setup")
+    level = params["level"] if params["level"] is not None else state["level"]
+    size = params["backpack_size"] if params["backpack_size"] is not None else state["backpack_size"]
+    _check_backpack_size(size, level)
+    players = state["players"]
+    if level != state["level"]:
+        state["level"] = level
+        state["setup_loki"] = setup_loki(level)
+        for step in _LEVEL_STEPS:
+            state["ticked"][step] = False
+        state["events"].append(f"Level: {level_label(level)}. Lay the Path: {path_text(level)}; "
+                               f"{_plural(setup_loki(level), 'Loki token')} in the Backpack.")
+    if size != state["backpack_size"]:
+        state["backpack_size"] = size
+        state["events"].append(f"The Backpack has {size} spaces.")
+    if params["first_player"] is not None and params["first_player"] != state["first_player"]:
+        state["first_player"] = params["first_player"]
+        state["events"].append(f"{players[state['first_player']]} goes first.")
+    if params["guess_variant"] is not None and params["guess_variant"] != state["guess_variant"]:
+        state["guess_variant"] = params["guess_variant"]
+        state["events"].append("Final Battle guess: " + ("on." if state["guess_variant"] else "off."))
+    if not state["events"]:
+        raise Rejected("That is already the setup.")
 
 
 def _start_scouting(state: dict, params: dict, seat: int) -> None:
@@ -634,6 +680,7 @@ def _fail(state: dict, params: dict, seat: int) -> None:
 
 _HANDLERS = {
     "tick": _tick,
+    "change_setup": _change_setup,
     "start_scouting": _start_scouting,
     "done_looking": _done_looking,
     "pack": _pack,
@@ -832,6 +879,17 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     if action == "tick":
         step = _as_int(params.get("step")) + 1
         return f"{who} {'ticked' if params.get('done', True) else 'unticked'} setup step {step}"
+    if action == "change_setup":
+        changed = []
+        if params.get("level") in LEVELS:
+            changed.append(f"the level to {level_label(params['level'])}")
+        if params.get("first_player") not in (None, ""):
+            changed.append(f"the first player to {_player_name(players, _as_int(params.get('first_player'), -1))}")
+        if params.get("guess_variant") is not None:
+            changed.append("the Final Battle guess " + ("on" if params.get("guess_variant") else "off"))
+        if params.get("backpack_size") is not None:
+            changed.append(f"the Backpack to {_as_int(params.get('backpack_size'))} spaces")
+        return f"{who} set " + (" and ".join(changed) if changed else "the setup")
     if action == "start_scouting":
         return f"{who} started scouting the Path"
     if action == "done_looking":

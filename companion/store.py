@@ -197,3 +197,13 @@ def save_snapshot(conn, table_id: int, snapshot: dict) -> int:
         (json.dumps(snapshot), time.time(), table_id),
     )
     return conn.execute("SELECT version FROM game_table WHERE id = ?", (table_id,)).fetchone()["version"]
+
+
+def finished_snapshots(conn, game: str) -> list[dict]:
+    """The states of every finished table of one game (phase "over"), oldest first."""
+    rows = conn.execute(
+        "SELECT snapshot FROM game_table WHERE game = ?"
+        " AND json_extract(snapshot, '$.phase') = 'over' ORDER BY updated_at, id",
+        (game,),
+    ).fetchall()
+    return [json.loads(row["snapshot"]) for row in rows]

@@ -10,13 +10,14 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from companion import create_app, store, tables
-from companion.games import GAMES, explorers_of_the_woodlands, wicked_forest
+from companion.games import GAMES, explorers_of_the_woodlands, mysterious_forest, wicked_forest
 from companion.web.limits import limiter
 
 PLAYERS = ["Ana", "Ben", "Cara"]
 OPTIONS = {"wicked-forest": {"first_leader": "0"}, "woodland-wizards": {"first_player": "0"},
            "explorers-of-the-woodlands": {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor",
                                           "hero_3": "bethras", "enraged_bosses": True},
+           "mysterious-forest": {"first_player": "0", "guess_variant": True, "backpack_size": 12},
            "tiny": {}}
 UNKNOWN_ACTIONS = ["", "explode", "REVEAL", "_undo", "__class__", "choose ", 5, None, ["reveal"],
                    {"action": "reveal"}]
@@ -38,6 +39,10 @@ PROGRESS = {
     "explorers-of-the-woodlands": {"growth": ["place_tile", "place_tile", "start_adventure"],
                                    "adventure": ["end_turn", "end_turn", "end_round", "reveal_boss",
                                                  "threat_up", "set_hp", "first_aid"]},
+    "mysterious-forest": {"setup": ["tick", "change_setup", "start_scouting"], "scouting": ["done_looking"],
+                          "packing": ["pack", "pack", "change_roll"],
+                          "expedition": ["cross", "cross", "wanderer", "use_loki", "return_loki",
+                                         "use_token", "return_token", "lay_guess", "beat_queen", "fail"]},
 }
 SEATS = [None, 0, 1, 2, 3, -1, "0", True, 1.0, [0]]
 
@@ -100,6 +105,8 @@ def draw_params(data, rng, spec, view, n_players, hostile):
             params[param.name] = data.draw(bad_value(param))
         elif param.name == "decision" and roll < 0.9:
             params[param.name] = view.get("decision")  # the card waiting for picks
+        elif param.name == "card" and roll < 0.9:
+            params[param.name] = view.get("current_card")  # the Path card in play
         elif param.kind == "seat" and roll < 0.7 and useful_players(view):
             params[param.name] = data.draw(st.sampled_from(useful_players(view)))
         else:
@@ -130,6 +137,15 @@ def check_invariants(game_id, state):
         assert state["stack"] + explorers_of_the_woodlands.tiles_placed(state) == state["stack_total"]
         boss = state["boss"]
         assert not boss["track"] or boss["threat"] <= boss["track"]
+        assert (state["phase"] == "over") == (state["result"] is not None)
+    elif game_id == "mysterious-forest":
+        final = len(mysterious_forest.path_kinds(state["level"])) - 1
+        assert 0 <= state["jonas"] <= final
+        assert 0 <= state["scouted"] <= final
+        assert 0 <= state["wanderer_tokens"] <= mysterious_forest.WANDERER_TOKENS
+        assert mysterious_forest.backpack_filled(state) <= state["backpack_size"]
+        assert mysterious_forest.loki_in_backpack(state) >= 0
+        assert mysterious_forest.loki_packed(state) <= mysterious_forest.LOKI_TOKENS
         assert (state["phase"] == "over") == (state["result"] is not None)
 
 

@@ -17,11 +17,12 @@ def get_game(game_id) -> ModuleType | None:
 
 
 def _register_builtin() -> None:
-    from . import explorers_of_the_woodlands, wicked_forest, woodland_wizards
+    from . import explorers_of_the_woodlands, mysterious_forest, wicked_forest, woodland_wizards
 
     register(wicked_forest)
     register(woodland_wizards)
     register(explorers_of_the_woodlands)
+    register(mysterious_forest)
 
 
 _register_builtin()

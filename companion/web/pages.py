@@ -79,7 +79,14 @@ def render_view(code, notice=None, notice_kind="error", as_seat=None):
 
 @bp.get("/")
 def home():
-    return render_template("home.html", games=list(GAMES.values()), my_tables=_my_tables())
+    return render_template("home.html", games=list(GAMES.values()), my_tables=_my_tables(),
+                           records=_records(GAMES.values()))
+
+
+def _records(games) -> dict:
+    """Results kept across tables, for the games that keep a record of finished games."""
+    return {game.ID: game.record(tables.store.finished_snapshots(get_db(), game.ID))
+            for game in games if hasattr(game, "record")}
 
 
 def _my_tables():
@@ -115,7 +122,8 @@ def new_table(game_id):
             live_hub().notify(code)
             return redirect(url_for("pages.join_table", code=code, created=1))
     return render_template("new_table.html", game=game, names=names, values=values, error=error,
-                           notes=game.setup_notes), (400 if error else 200)
+                           notes=game.setup_notes, record=_records([game]).get(game.ID)), \
+        (400 if error else 200)
 
 
 @bp.get("/join")
@@ -125,9 +133,11 @@ def join_by_code():
     code = tables.normalize_code(raw)
     if not code:
         return render_template("home.html", games=list(GAMES.values()), my_tables=_my_tables(),
+                               records=_records(GAMES.values()),
                                join_error="Type the table code shown on the host's phone."), 400
     if tables.store.get_table(get_db(), code) is None:
         return render_template("home.html", games=list(GAMES.values()), my_tables=_my_tables(),
+                               records=_records(GAMES.values()),
                                join_error=f"No table has the code {code}. Check the letters.",
                                join_code=code), 404
     return redirect(url_for("pages.join_table", code=code))

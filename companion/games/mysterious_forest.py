@@ -1,0 +1,923 @@
+"""The Mysterious Forest: a co-operative memory game for children, in three phases.
+
+The phones keep what small players lose track of: whose turn it is to look at a Path card
+and which card it is, whose turn it is to roll and how full the Backpack is, where Jonas
+stands on the Path, the Wanderer's weapon and tokens, the Loki tokens used, and the result,
+kept per difficulty level so a family can climb the levels. The real cards, dice and tokens
+stay the authority: the players tell the app what they covered, it never checks Equipment.
+
+Seats 0..N-1 sit clockwise; the player to the left of seat i is seat (i + 1) % N.
+
+The Path, by position: 0 is the Starting card, then the Forest cards before the Wanderer,
+the Wanderer card, the Forest cards after it, and the Final Battle card last. Phase 1 looks
+at positions 1..N in order, so "card 3 of 8" is position 3 in both Phase 1 and Phase 3.
+
+Rulings where the rulebook leaves a gap:
+- Players: the rulebook gives no player count; a co-operative game works alone or in a
+  crowd, so 1 to 6 players may sit at a table.
+- The Starting card has no Equipment, so it is not scouted: Phase 1 looks at every card
+  after it, the Final Battle card last (8 cards at Standard, 10 at Lead Adventurers).
+- The Backpack board's number of spaces is not in the rulebook: it is a setup option (24 by
+  default; count the spaces on your board). It must be even, since every roll fills two.
+- A Loki face with no Loki token left in the stack is rerolled, like an Equipment face whose
+  Equipment is gone from the Reserve.
+- Any seated phone may tap for whoever's turn it is: one phone may serve the whole table.
+- Phase 3 starts with the first Path card turned over and Jonas on it, as the rulebook says.
+- The Wanderer's "an Equipment and a Loki token" exchange takes a Loki token out of the
+  Backpack, so it needs one there; the other exchanges are the players' to check.
+- Final Battle guess variant: the guess is laid before the card is turned over; the game is
+  won only if the guess matches the card exactly, lost otherwise.
+- The setup checklist is ticked on the table (an action), so every phone sees the same
+  ticks and a reload keeps them; starting to scout does not wait for every tick. The level,
+  first player and extras can be corrected until scouting starts.
+- The family's record counts every finished table of this game on the server: one record
+  per server, not per device or family.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from .base import ActionSpec, Param, Rejected, check_action, parse_params
+
+ID = "mysterious-forest"
+NAME = "The Mysterious Forest"
+MIN_PLAYERS = 1
+MAX_PLAYERS = 6
+RULES_VERSION = 1
+
+LOKI_TOKENS = 11
+WANDERER_TOKENS = 2
+DEFAULT_BACKPACK_SIZE = 24
+MIN_BACKPACK_SIZE = 10
+MAX_BACKPACK_SIZE = 40
+SPACES_PER_ROLL = 2
+
+PHASE_SETUP = "setup"
+PHASE_SCOUTING = "scouting"
+PHASE_PACKING = "packing"
+PHASE_EXPEDITION = "expedition"
+PHASE_OVER = "over"
+
+# Easiest first; each: label, Forest cards before the Wanderer, after it, Loki in the Backpack.
+LEVELS = {
+    "standard": ("Standard", 4, 2, 4),
+    "budding": ("Budding Explorers", 4, 2, 2),
+    "courageous": ("Courageous Travelers", 4, 2, 0),
+    "lead": ("Lead Adventurers", 5, 3, 4),
+    "foliage": ("Foliage Conquerors", 5, 3, 2),
+    "heroes": ("Heroes of the Forest", 5, 3, 0),
+}
+LEVEL_ORDER = tuple(LEVELS)
+
+START, FOREST, WANDERER, FINAL = "start", "forest", "wanderer", "final"
+CARD_LABELS = {START: "Start", FOREST: "Forest", WANDERER: "Wanderer", FINAL: "Final Battle"}
+CARD_ICONS = {START: "🏁", FOREST: "🌲", WANDERER: "🧙", FINAL: "🐉"}
+
+# What a roll of the 4 dice put in the Backpack: (Loki tokens, Equipment).
+TAKES = {
+    "equipment": (0, 2),
+    "loki_equipment": (1, 1),
+    "two_loki": (2, 0),
+}
+TAKE_LABELS = {
+    "equipment": "2 Equipment",
+    "loki_equipment": "1 Loki + 1 Equipment",
+    "two_loki": "2 Loki",
+}
+TAKE_ICONS = {"equipment": "🧭🧭", "loki_equipment": "🦊🧭", "two_loki": "🦊🦊"}
+
+# The Wanderer card shows one of these exchanges for his crystal weapon.
+EXCHANGES = {
+    "two_same": "two identical Equipment",
+    "equipment_loki": "an Equipment and a Loki token",
+    "three_different": "three different Equipment",
+    "any_four": "any four Equipment",
+}
+EXCHANGE_SHORT = {
+    "two_same": "2 the same",
+    "equipment_loki": "1 Equipment + 1 🦊",
+    "three_different": "3 different",
+    "any_four": "any 4",
+}
+
+OPTIONS = (
+    Param("first_player", "text", label="First player", default="random"),
+    Param("level", "choice", label="Difficulty level", choices=LEVEL_ORDER, default="standard"),
+    Param("guess_variant", "bool", label="Final Battle guess", default=False),
+    Param("backpack_size", "int", label="Backpack spaces", min=MIN_BACKPACK_SIZE,
+          max=MAX_BACKPACK_SIZE, default=DEFAULT_BACKPACK_SIZE),
+)
+
+_CARD = Param("card", "int", label="Path card", min=0, max=20)
+_TAKE = Param("took", "choice", label="What was taken", choices=tuple(TAKES))
+
+ACTIONS: dict[str, ActionSpec] = {
+    # Two phones ticking different steps at once must not refuse each other.
+    "tick": ActionSpec("tick", (Param("step", "int", label="Setup step", min=0, max=20),
+                                Param("done", "bool", label="Done", default=True)),
+                       label="Tick a setup step", commutes=True),
+    "change_setup": ActionSpec(
+        "change_setup",
+        (Param("level", "choice", label="Difficulty level", choices=LEVEL_ORDER, optional=True),
+         Param("first_player", "seat", label="First player", optional=True),
+         Param("guess_variant", "bool", label="Final Battle guess", optional=True),
+         Param("backpack_size", "int", label="Backpack spaces", min=MIN_BACKPACK_SIZE,
+               max=MAX_BACKPACK_SIZE, optional=True)),
+        label="Change the setup"),
+    "start_scouting": ActionSpec("start_scouting", (), label="Start scouting"),
+    "done_looking": ActionSpec("done_looking", (_CARD,), label="Done looking"),
+    "pack": ActionSpec("pack", (_TAKE,), label="We rolled"),
+    "change_roll": ActionSpec("change_roll", (Param("roll", "int", label="Roll", min=1, max=40), _TAKE),
+                              label="Change a roll"),
+    "cross": ActionSpec("cross", (_CARD,), label="Card crossed"),
+    "wanderer": ActionSpec(
+        "wanderer",
+        (Param("take", "bool", label="Take the crystal weapon", default=False),
+         Param("exchange", "choice", label="The Wanderer's exchange", choices=tuple(EXCHANGES),
+               optional=True)),
+        label="Meet the Wanderer"),
+    "use_loki": ActionSpec("use_loki", (), label="Use a Loki token"),
+    "return_loki": ActionSpec("return_loki", (), label="Take back a Loki token"),
+    "use_token": ActionSpec("use_token", (), label="Use a Wanderer token"),
+    "return_token": ActionSpec("return_token", (), label="Take back a Wanderer token"),
+    "lay_guess": ActionSpec("lay_guess", (), label="Our guess is laid"),
+    "beat_queen": ActionSpec("beat_queen", (), label="We beat the Queen"),
+    "fail": ActionSpec("fail", (_CARD,), label="We cannot cover it"),
+}
+
+
+# ----------------------------------------------------------------- small utilities
+
+
+def _check_player_count(count: int) -> None:
+    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
+
+
+def _plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
+
+
+def level_label(level: str) -> str:
+    return LEVELS[level][0] if level in LEVELS else str(level)
+
+
+def path_kinds(level: str) -> list[str]:
+    """The Path for a level, Starting card first: e.g. Start, 4 Forest, Wanderer, 2 Forest, Final."""
+    _, before, after, _ = LEVELS[level]
+    return [START] + [FOREST] * before + [WANDERER] + [FOREST] * after + [FINAL]
+
+
+def scout_count(level: str) -> int:
+    """How many Path cards Phase 1 looks at: every card after the Starting card."""
+    return len(path_kinds(level)) - 1
+
+
+def setup_loki(level: str) -> int:
+    return LEVELS[level][3]
+
+
+def path_text(level: str) -> str:
+    _, before, after, _ = LEVELS[level]
+    return (f"Start, {_plural(before, 'Forest card')}, 1 Wanderer card, "
+            f"{_plural(after, 'Forest card')}, 1 Final Battle card")
+
+
+def setup_steps(level: str) -> list[str]:
+    """The setup checklist for a level, in the rulebook's order."""
+    loki = setup_loki(level)
+    loki_step = (f"🦊 Put {loki} Loki tokens face-down on the Backpack board." if loki
+                 else "🦊 No Loki tokens in the Backpack at this level.")
+    return [
+        "🃏 Sort the Path cards into 3 face-down piles (🌲 Forest, 🧙 Wanderer, 🐉 Final Battle) "
+        "and shuffle each pile.",
+        f"🛤️ Lay the Path face-down: {path_text(level)}.",
+        "🧒 Put Jonas on the Start card.",
+        "🧭 Make the Reserve: a pile of each Equipment, the Loki tokens face-down in one stack, "
+        "the Wanderer tokens in another.",
+        "🎲 Put the 4 dice and the Backpack board 🎒 near the Path.",
+        loki_step,
+    ]
+
+
+def setup_notes(n_players: int) -> list[str]:
+    """The setup steps at the Standard level."""
+    _check_player_count(n_players)
+    return setup_steps("standard")
+
+
+def _seat_count(state: dict) -> int:
+    return len(state["players"])
+
+
+def _require_seat(state: dict, seat) -> None:
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _seat_count(state):
+        raise Rejected("That seat is not at this table.")
+
+
+def _turn_seat(state: dict, turn: int) -> int:
+    """The seat whose turn it is at the `turn`-th turn (0 first), clockwise from the first player."""
+    return (state["first_player"] + turn) % _seat_count(state)
+
+
+def _path(state: dict) -> list[str]:
+    return path_kinds(state["level"])
+
+
+def _final_position(state: dict) -> int:
+    return len(_path(state)) - 1
+
+
+def _card_words(state: dict, position: int) -> str:
+    return f"card {position} of {_final_position(state)}"
+
+
+def loki_packed(state: dict) -> int:
+    """Loki tokens put in the Backpack: at setup and by the rolls."""
+    return state["setup_loki"] + sum(TAKES[take][0] for take in state["rolls"])
+
+
+def loki_in_stack(state: dict) -> int:
+    """Face-down Loki tokens left to take while packing."""
+    return LOKI_TOKENS - loki_packed(state)
+
+
+def loki_in_backpack(state: dict) -> int:
+    """Loki tokens still in the Backpack: packed, less those used or given to the Wanderer."""
+    given = 1 if state["exchange"] == "equipment_loki" else 0
+    return loki_packed(state) - state["loki_used"] - given
+
+
+def backpack_filled(state: dict) -> int:
+    return state["setup_loki"] + SPACES_PER_ROLL * len(state["rolls"])
+
+
+def backpack_slots(state: dict) -> list[str]:
+    """The Backpack's spaces in the order they were filled: "loki", "equipment" or "empty"."""
+    slots = ["loki"] * state["setup_loki"]
+    for take in state["rolls"]:
+        loki, equipment = TAKES[take]
+        slots += ["loki"] * loki + ["equipment"] * equipment
+    return slots + ["empty"] * (state["backpack_size"] - len(slots))
+
+
+def scout_seat(state: dict) -> int | None:
+    """Who looks at the next card in Phase 1."""
+    if state["phase"] != PHASE_SCOUTING:
+        return None
+    return _turn_seat(state, state["scouted"])
+
+
+def roll_seat(state: dict) -> int | None:
+    """Who rolls the dice next in Phase 2."""
+    if state["phase"] != PHASE_PACKING:
+        return None
+    return _turn_seat(state, len(state["rolls"]))
+
+
+# ----------------------------------------------------------------- options and setup
+
+
+def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
+    """Check the setup options and settle a random first player to a seat."""
+    _check_player_count(len(players))
+    values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
+    text = str(values["first_player"]).strip().lower()
+    last_seat = len(players) - 1
+    if text == "random":
+        first_player = rng.randrange(len(players))
+    else:
+        try:
+            first_player = int(text)
+        except ValueError:
+            raise Rejected("First player: choose random or a seat number "
+                           f"from 0 to {last_seat}.") from None
+        if not 0 <= first_player <= last_seat:
+            raise Rejected(f"First player: there is no seat {first_player}; "
+                           f"choose random or a seat number from 0 to {last_seat}.")
+    size = values["backpack_size"]
+    _check_backpack_size(size, values["level"])
+    return {"first_player": first_player, "level": values["level"],
+            "guess_variant": values["guess_variant"], "backpack_size": size}
+
+
+def setup(players: list[str], options: dict) -> dict:
+    """The table before anything is laid out: the setup checklist for the chosen level."""
+    _check_player_count(len(players))
+    first = options.get("first_player")
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
+        raise Rejected("The first player must be one of the seats.")
+    level = options.get("level", "standard")
+    if level not in LEVELS:
+        raise Rejected("Difficulty level: choose one of " + ", ".join(LEVEL_ORDER) + ".")
+    size = options.get("backpack_size", DEFAULT_BACKPACK_SIZE)
+    if (isinstance(size, bool) or not isinstance(size, int) or size % SPACES_PER_ROLL
+            or not max(MIN_BACKPACK_SIZE, setup_loki(level) + 1) <= size <= MAX_BACKPACK_SIZE):
+        raise Rejected("Backpack spaces: choose an even number from "
+                       f"{MIN_BACKPACK_SIZE} to {MAX_BACKPACK_SIZE}.")
+    state = {
+        "rules_version": RULES_VERSION,
+        "players": list(players),
+        "first_player": first,
+        "level": level,
+        "guess_variant": bool(options.get("guess_variant", False)),
+        "backpack_size": size,
+        "setup_loki": setup_loki(level),
+        "phase": PHASE_SETUP,
+        "ticked": [False] * len(setup_steps(level)),
+        "scouted": 0,
+        "rolls": [],
+        "jonas": 0,
+        "weapon": None,  # None until the Wanderer card: "taken" or "declined"
+        "exchange": None,
+        "wanderer_tokens": 0,
+        "tokens_used_on": [],
+        "loki_used": 0,
+        "loki_used_on": [],
+        "guess_laid": False,
+        "result": None,
+        "ended_at_card": None,
+        "events": [],
+    }
+    state["events"].append(f"{level_label(level)}: lay out the Path and the Backpack. "
+                           f"{players[first]} goes first.")
+    return state
+
+
+# ----------------------------------------------------------------- actions
+
+
+def apply(state: dict, action: str, params: dict, seat: int) -> dict:
+    """Return the state after `seat` takes `action`; raise Rejected and change nothing."""
+    _, parsed = check_action(ACTIONS, action, params if params is not None else {},
+                             _seat_count(state))
+    _require_seat(state, seat)
+    if state["phase"] == PHASE_OVER:
+        raise Rejected("The game is over. Undo to change the end.")
+    # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
+    new_state = json.loads(json.dumps(state))
+    new_state["events"] = []
+    _HANDLERS[action](new_state, parsed, seat)
+    return new_state
+
+
+def _require_phase(state: dict, phase: str, doing: str) -> None:
+    if state["phase"] == phase:
+        return
+    where = {
+        PHASE_SETUP: "during setup",
+        PHASE_SCOUTING: "in Phase 1, scouting the Path",
+        PHASE_PACKING: "in Phase 2, packing the Backpack",
+        PHASE_EXPEDITION: "in Phase 3, the expedition",
+    }[phase]
+    raise Rejected(f"{doing} is done {where}.")
+
+
+def _tick(state: dict, params: dict, seat: int) -> None:
+    _require_phase(state, PHASE_SETUP, "Ticking the setup checklist")
+    step = params["step"]
+    if step >= len(state["ticked"]):
+        raise Rejected(f"The setup checklist has {len(state['ticked'])} steps: "
+                       f"choose 0 to {len(state['ticked']) - 1}.")
+    state["ticked"][step] = params["done"]
+
+
+# The checklist steps that depend on the level: the Path and the Loki tokens in the Backpack.
+_LEVEL_STEPS = (1, 5)
+
+
+def _check_backpack_size(size: int, level: str) -> None:
+    if size % SPACES_PER_ROLL:
+        raise Rejected(f"Backpack spaces: {size} is odd; every roll fills two spaces, "
+                       "so choose an even number.")
+    if size <= setup_loki(level):
+        raise Rejected("Backpack spaces: the Backpack needs room beyond its Loki tokens.")
+
+
+def _change_setup(state: dict, params: dict, seat: int) -> None:
+    """Correct a setup choice before the Path is looked at."""
+    _require_phase(state, PHASE_SETUP, "Changing the setup")
+    level = params["level"] if params["level"] is not None else state["level"]
+    size = params["backpack_size"] if params["backpack_size"] is not None else state["backpack_size"]
+    _check_backpack_size(size, level)
+    players = state["players"]
+    if level != state["level"]:
+        state["level"] = level
+        state["setup_loki"] = setup_loki(level)
+        for step in _LEVEL_STEPS:
+            state["ticked"][step] = False
+        state["events"].append(f"Level: {level_label(level)}. Lay the Path: {path_text(level)}; "
+                               f"{_plural(setup_loki(level), 'Loki token')} in the Backpack.")
+    if size != state["backpack_size"]:
+        state["backpack_size"] = size
+        state["events"].append(f"The Backpack has {size} spaces.")
+    if params["first_player"] is not None and params["first_player"] != state["first_player"]:
+        state["first_player"] = params["first_player"]
+        state["events"].append(f"{players[state['first_player']]} goes first.")
+    if params["guess_variant"] is not None and params["guess_variant"] != state["guess_variant"]:
+        state["guess_variant"] = params["guess_variant"]
+        state["events"].append("Final Battle guess: " + ("on." if state["guess_variant"] else "off."))
+    if not state["events"]:
+        raise Rejected("That is already the setup.")
+
+
+def _start_scouting(state: dict, params: dict, seat: int) -> None:
+    _require_phase(state, PHASE_SETUP, "Starting to scout")
+    state["phase"] = PHASE_SCOUTING
+    scout = state["players"][scout_seat(state)]
+    state["events"].append(f"Phase 1, scouting: {scout} turns over {_card_words(state, 1)}; "
+                           "look together and remember its Equipment.")
+
+
+def _done_looking(state: dict, params: dict, seat: int) -> None:
+    _require_phase(state, PHASE_SCOUTING, "Looking at a Path card")
+    current = state["scouted"] + 1
+    card = params["card"]
+    if card < current:
+        raise Rejected(f"Card {card} has already been looked at: a Path card can only be "
+                       f"looked at once. Now it is card {current}.")
+    if card > current:
+        raise Rejected(f"Card {card} is not next: look at card {current} first.")
+    players = state["players"]
+    scout = players[scout_seat(state)]
+    state["scouted"] = current
+    final = _final_position(state)
+    if current < final:
+        following = players[scout_seat(state)]
+        state["events"].append(f"{scout} turned {_card_words(state, current)} back face-down. "
+                               f"Next: {following} looks at {_card_words(state, current + 1)}.")
+        return
+    state["phase"] = PHASE_PACKING
+    state["events"].append("The Final Battle card is turned back face-down: scouting is over.")
+    state["events"].append(f"Phase 2, packing: {players[roll_seat(state)]} rolls the 4 dice "
+                           "and takes 2 Equipment for the Backpack.")
+
+
+def _check_loki_stack(state: dict, rolls: list[str], index: int) -> None:
+    """Refuse a roll at `index` that takes more Loki tokens than the stack has left."""
+    others = state["setup_loki"] + sum(TAKES[take][0] for i, take in enumerate(rolls) if i != index)
+    left = LOKI_TOKENS - others
+    if TAKES[rolls[index]][0] <= left:
+        return
+    if left <= 0:
+        raise Rejected("No Loki token is left in the stack: reroll a Loki die, as for an "
+                       "Equipment gone from the Reserve.")
+    raise Rejected(f"Only {_plural(left, 'Loki token')} left in the stack: reroll the "
+                   "other Loki die, as for an Equipment gone from the Reserve.")
+
+
+def _pack(state: dict, params: dict, seat: int) -> None:
+    _require_phase(state, PHASE_PACKING, "Filling the Backpack")
+    take = params["took"]
+    roller = state["players"][roll_seat(state)]
+    _check_loki_stack(state, state["rolls"] + [take], len(state["rolls"]))
+    state["rolls"].append(take)
+    loki, _ = TAKES[take]
+    filled, size = backpack_filled(state), state["backpack_size"]
+    said = f"{roller} rolled and took {TAKE_LABELS[take]}"
+    if loki == 1:
+        said += " (one Loki rolled: a Loki token and one Equipment)"
+    elif loki == 2:
+        said += " (two Lokis rolled: two Loki tokens)"
+    state["events"].append(f"{said}. Backpack: {filled} of {size} spaces filled.")
+    if filled < size:
+        state["events"].append(f"Next to roll: {state['players'][roll_seat(state)]}.")
+        return
+    _start_expedition(state)
+
+
+def _start_expedition(state: dict) -> None:
+    state["phase"] = PHASE_EXPEDITION
+    state["jonas"] = 1
+    state["events"].append("The Backpack is full: packing is over.")
+    state["events"].append("Phase 3, the expedition: turn over card 1 and put Jonas on it. "
+                           "Move the Equipment it shows from the Backpack onto it.")
+
+
+def _change_roll(state: dict, params: dict, seat: int) -> None:
+    if state["phase"] not in (PHASE_PACKING, PHASE_EXPEDITION):
+        raise Rejected("There are no rolls to change yet.")
+    number, take = params["roll"], params["took"]
+    if number > len(state["rolls"]):
+        if not state["rolls"]:
+            raise Rejected("Nobody has rolled yet.")
+        raise Rejected(f"There {'is' if len(state['rolls']) == 1 else 'are'} "
+                       f"{_plural(len(state['rolls']), 'roll')}: choose 1 to {len(state['rolls'])}.")
+    rolls = list(state["rolls"])
+    rolls[number - 1] = take
+    _check_loki_stack(state, rolls, number - 1)
+    before = state["rolls"]
+    state["rolls"] = rolls
+    if loki_in_backpack(state) < 0:
+        state["rolls"] = before
+        raise Rejected("More Loki tokens have been used than the Backpack would have held: "
+                       "take back a used Loki token first.")
+    roller = state["players"][_turn_seat(state, number - 1)]
+    state["events"].append(f"Roll {number} ({roller}) changed to {TAKE_LABELS[take]}. "
+                           f"Loki tokens in the Backpack: {loki_in_backpack(state)}.")
+
+
+def _require_jonas_on(state: dict, card: int, kinds: tuple[str, ...], doing: str) -> str:
+    _require_phase(state, PHASE_EXPEDITION, doing)
+    jonas = state["jonas"]
+    kind = _path(state)[jonas]
+    if card != jonas:
+        if card < jonas:
+            raise Rejected(f"Card {card} is already behind Jonas: he is on card {jonas}.")
+        raise Rejected(f"Jonas is on card {jonas}, not card {card}.")
+    if kind not in kinds:
+        if kind == WANDERER:
+            raise Rejected("Jonas is at the Wanderer: take the crystal weapon or walk on.")
+        if kind == FINAL:
+            raise Rejected("Jonas is at the Final Battle: face the Queen of the Draconia.")
+        raise Rejected(f"{doing} is not for a {CARD_LABELS[kind]} card.")
+    return kind
+
+
+def _walk_on(state: dict) -> None:
+    state["jonas"] += 1
+    position = state["jonas"]
+    kind = _path(state)[position]
+    if kind == FOREST:
+        state["events"].append(f"Turn over {_card_words(state, position)}, a Forest card, and "
+                               "move Jonas onto it.")
+    elif kind == WANDERER:
+        state["events"].append(f"Turn over {_card_words(state, position)}: Jonas meets the "
+                               "Wanderer.")
+    else:
+        if state["guess_variant"]:
+            state["events"].append("Jonas reaches the Queen of the Draconia. Before turning the "
+                                   "Final Battle card over, lay your guess above it.")
+        else:
+            state["events"].append("Jonas reaches the Queen of the Draconia: turn over the "
+                                   "Final Battle card.")
+
+
+def _cross(state: dict, params: dict, seat: int) -> None:
+    _require_jonas_on(state, params["card"], (FOREST,), "Crossing a card")
+    state["events"].append(f"Card {state['jonas']} is covered: Jonas walks on.")
+    _walk_on(state)
+
+
+def _wanderer(state: dict, params: dict, seat: int) -> None:
+    _require_jonas_on(state, state["jonas"], (WANDERER,), "Meeting the Wanderer")
+    if not params["take"]:
+        if params["exchange"]:
+            raise Rejected("Walking on without the weapon gives nothing to the Wanderer.")
+        state["weapon"] = "declined"
+        state["events"].append("No crystal weapon this time: Jonas walks on.")
+        _walk_on(state)
+        return
+    exchange = params["exchange"]
+    if not exchange:
+        raise Rejected("Which exchange does the Wanderer card show? Choose it to take the weapon.")
+    if exchange == "equipment_loki" and loki_in_backpack(state) < 1:
+        raise Rejected("The Wanderer wants a Loki token and none is left in the Backpack: "
+                       "Jonas must walk on without the weapon.")
+    state["weapon"] = "taken"
+    state["exchange"] = exchange
+    state["wanderer_tokens"] = WANDERER_TOKENS
+    state["events"].append(f"Crystal weapon taken for {EXCHANGES[exchange]}: those go back to "
+                           "the Reserve. Put the 2 Wanderer tokens on the card; each replaces "
+                           "any Equipment once.")
+    _walk_on(state)
+
+
+def _use_loki(state: dict, params: dict, seat: int) -> None:
+    _require_phase(state, PHASE_EXPEDITION, "Using a Loki token")
+    if loki_in_backpack(state) < 1:
+        raise Rejected("No Loki token is left in the Backpack.")
+    state["loki_used"] += 1
+    state["loki_used_on"].append(state["jonas"])
+    left = loki_in_backpack(state)
+    state["events"].append(f"Loki token used on card {state['jonas']}: turn it over and use its "
+                           f"power, then put it back in the Reserve. {_plural(left, 'Loki token')} "
+                           "left in the Backpack.")
+
+
+def _return_loki(state: dict, params: dict, seat: int) -> None:
+    _require_phase(state, PHASE_EXPEDITION, "Taking back a Loki token")
+    if not state["loki_used"]:
+        raise Rejected("No Loki token has been used.")
+    state["loki_used"] -= 1
+    state["loki_used_on"].pop()
+    state["events"].append(f"A Loki token is back in the Backpack: {loki_in_backpack(state)} there.")
+
+
+def _use_token(state: dict, params: dict, seat: int) -> None:
+    _require_phase(state, PHASE_EXPEDITION, "Using a Wanderer token")
+    if state["weapon"] != "taken":
+        raise Rejected("Wanderer tokens come with the crystal weapon, which was not taken.")
+    if state["wanderer_tokens"] < 1:
+        raise Rejected("Both Wanderer tokens are used: each one can only be used once.")
+    state["wanderer_tokens"] -= 1
+    state["tokens_used_on"].append(state["jonas"])
+    state["events"].append(f"Wanderer token used on card {state['jonas']} in place of an "
+                           f"Equipment. {_plural(state['wanderer_tokens'], 'Wanderer token')} left.")
+
+
+def _return_token(state: dict, params: dict, seat: int) -> None:
+    _require_phase(state, PHASE_EXPEDITION, "Taking back a Wanderer token")
+    if not state["tokens_used_on"]:
+        raise Rejected("No Wanderer token has been used.")
+    state["tokens_used_on"].pop()
+    state["wanderer_tokens"] += 1
+    state["events"].append(f"A Wanderer token is back: {state['wanderer_tokens']} left.")
+
+
+def _lay_guess(state: dict, params: dict, seat: int) -> None:
+    _require_phase(state, PHASE_EXPEDITION, "Laying the guess")
+    if not state["guess_variant"]:
+        raise Rejected("The Final Battle guess is not played at this table.")
+    if _path(state)[state["jonas"]] != FINAL:
+        raise Rejected(f"The guess is laid at the Final Battle card, card {_final_position(state)}; "
+                       f"Jonas is on card {state['jonas']}.")
+    if state["guess_laid"]:
+        raise Rejected("The guess is already laid: turn the Final Battle card over.")
+    state["guess_laid"] = True
+    state["events"].append("The guess is laid. Turn the Final Battle card over: does it match "
+                           "exactly?")
+
+
+def _require_final(state: dict, doing: str) -> None:
+    _require_phase(state, PHASE_EXPEDITION, doing)
+    if _path(state)[state["jonas"]] != FINAL:
+        raise Rejected(f"Jonas is on card {state['jonas']}; the Queen waits on the Final Battle "
+                       f"card, card {_final_position(state)}.")
+    if state["guess_variant"] and not state["guess_laid"]:
+        raise Rejected("Lay your guess above the Final Battle card first.")
+
+
+def _beat_queen(state: dict, params: dict, seat: int) -> None:
+    _require_final(state, "Beating the Queen")
+    state["phase"] = PHASE_OVER
+    state["result"] = "won"
+    state["ended_at_card"] = state["jonas"]
+    how = "Your guess matched the card exactly" if state["guess_variant"] else "Every Equipment is covered"
+    state["events"].append(f"{how}: the Queen of the Draconia is defeated. "
+                           f"You won at {level_label(state['level'])}!")
+
+
+def _fail(state: dict, params: dict, seat: int) -> None:
+    kind = _require_jonas_on(state, params["card"], (FOREST, FINAL), "Giving up on a card")
+    if kind == FINAL:
+        _require_final(state, "Facing the Queen")
+    state["phase"] = PHASE_OVER
+    state["result"] = "lost"
+    state["ended_at_card"] = state["jonas"]
+    if kind == FINAL and state["guess_variant"]:
+        state["events"].append("The guess did not match the Final Battle card: the Queen wins "
+                               "this time.")
+    elif kind == FINAL:
+        state["events"].append("The Backpack could not cover the Final Battle card: the Queen "
+                               "wins this time.")
+    else:
+        state["events"].append(f"The Backpack could not cover card {state['jonas']}: the "
+                               "expedition ends here.")
+
+
+_HANDLERS = {
+    "tick": _tick,
+    "change_setup": _change_setup,
+    "start_scouting": _start_scouting,
+    "done_looking": _done_looking,
+    "pack": _pack,
+    "change_roll": _change_roll,
+    "cross": _cross,
+    "wanderer": _wanderer,
+    "use_loki": _use_loki,
+    "return_loki": _return_loki,
+    "use_token": _use_token,
+    "return_token": _return_token,
+    "lay_guess": _lay_guess,
+    "beat_queen": _beat_queen,
+    "fail": _fail,
+}
+
+
+# ----------------------------------------------------------------- results across games
+
+
+def record(results) -> dict:
+    """The family's record per level from finished games (oldest first), and what to play next.
+
+    After a win the next level is suggested (the hardest level stays the hardest); after a
+    loss, the same level again; with no game yet, Standard.
+    """
+    counts = {level: {"won": 0, "lost": 0} for level in LEVEL_ORDER}
+    last = None
+    for state in results:
+        if not isinstance(state, dict):
+            continue
+        level, result = state.get("level"), state.get("result")
+        if level not in LEVELS or result not in ("won", "lost") or state.get("phase") != PHASE_OVER:
+            continue
+        counts[level][result] += 1
+        last = (level, result)
+    levels = [{"level": level, "label": level_label(level), **counts[level],
+               "played": counts[level]["won"] + counts[level]["lost"]} for level in LEVEL_ORDER]
+    if last is None:
+        suggestion, reason = LEVEL_ORDER[0], "Start with Standard."
+    elif last[1] == "won":
+        index = LEVEL_ORDER.index(last[0])
+        if index + 1 < len(LEVEL_ORDER):
+            suggestion = LEVEL_ORDER[index + 1]
+            reason = f"You won {level_label(last[0])}: try {level_label(suggestion)} next!"
+        else:
+            suggestion = last[0]
+            reason = "You beat the hardest level! Play it again, or add the Final Battle guess."
+    else:
+        suggestion = last[0]
+        reason = f"Try {level_label(last[0])} again: you will remember more this time."
+    return {
+        "levels": levels,
+        "games": sum(row["played"] for row in levels),
+        "won": sum(row["won"] for row in levels),
+        "last": {"level": last[0], "label": level_label(last[0]), "result": last[1]} if last else None,
+        "suggestion": suggestion,
+        "suggestion_label": level_label(suggestion),
+        "reason": reason,
+    }
+
+
+def next_level(level: str) -> str | None:
+    """The level after `level`, or None at the hardest."""
+    index = LEVEL_ORDER.index(level)
+    return LEVEL_ORDER[index + 1] if index + 1 < len(LEVEL_ORDER) else None
+
+
+# ----------------------------------------------------------------- view and log
+
+
+TIMER_STEP = "card"
+TIMER_SETUP_LABEL = "Memorize countdown for each card"
+TIMER_PRESETS = (10, 15, 20, 30)
+
+
+def timer_cue(state: dict):
+    """A countdown for each Path card looked at in Phase 1."""
+    if state["phase"] != PHASE_SCOUTING:
+        return None
+    card = state["scouted"] + 1
+    return f"scout:{card}", f"Memorize card {card} of {_final_position(state)}"
+
+
+def current_card(state: dict) -> int | None:
+    """The Path card in play: the one looked at in Phase 1, Jonas's in Phase 3."""
+    if state["phase"] == PHASE_SCOUTING:
+        return state["scouted"] + 1
+    if state["phase"] == PHASE_EXPEDITION:
+        return state["jonas"]
+    return None
+
+
+def view(state: dict, seat: int | None) -> dict:
+    """Return what `seat` may see: the whole game is public."""
+    players = state["players"]
+    seat_count = _seat_count(state)
+    is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seat_count
+    phase = state["phase"]
+    kinds = _path(state)
+    final = len(kinds) - 1
+    current = current_card(state)
+    path = []
+    for position, kind in enumerate(kinds):
+        path.append({
+            "position": position,
+            "kind": kind,
+            "label": CARD_LABELS[kind],
+            "icon": CARD_ICONS[kind],
+            "current": position == current,
+            "scouted": 1 <= position <= state["scouted"],
+            "crossed": phase in (PHASE_EXPEDITION, PHASE_OVER) and position < state["jonas"],
+            "jonas": position == state["jonas"],
+        })
+    steps = setup_steps(state["level"])
+    scout = scout_seat(state)
+    roller = roll_seat(state)
+    filled = backpack_filled(state)
+    rolls = [{"number": index + 1, "seat": _turn_seat(state, index),
+              "name": players[_turn_seat(state, index)], "took": take, "label": TAKE_LABELS[take],
+              "icons": TAKE_ICONS[take]}
+             for index, take in enumerate(state["rolls"])]
+    level = state["level"]
+    following = next_level(level)
+    return {
+        "game": ID,
+        "seat": seat if is_seat else None,
+        "players": list(players),
+        "first_player": state["first_player"],
+        "level": level,
+        "level_label": level_label(level),
+        "next_level": following,
+        "next_level_label": level_label(following) if following else None,
+        "guess_variant": state["guess_variant"],
+        "phase": phase,
+        "path": path,
+        "path_text": path_text(level),
+        "cards": final,
+        "current_card": current,
+        "current_kind": kinds[current] if current is not None else None,
+        "setup_steps": [{"index": i, "text": text, "done": state["ticked"][i]}
+                        for i, text in enumerate(steps)],
+        "setup_done": all(state["ticked"]),
+        "setup_loki": state["setup_loki"],
+        "scouted": state["scouted"],
+        "scout_seat": scout,
+        "next_scout_seat": _turn_seat(state, state["scouted"] + 1) if scout is not None and current < final else None,
+        "backpack_size": state["backpack_size"],
+        "backpack_filled": filled,
+        "backpack_left": state["backpack_size"] - filled,
+        "backpack_slots": backpack_slots(state),
+        "rolls": rolls,
+        "takes": [{"key": key, "label": TAKE_LABELS[key], "icons": TAKE_ICONS[key]} for key in TAKES],
+        "roll_seat": roller,
+        "loki_in_stack": loki_in_stack(state),
+        "loki_packed": loki_packed(state),
+        "loki_in_backpack": loki_in_backpack(state),
+        "loki_used": state["loki_used"],
+        "jonas": state["jonas"],
+        "weapon": state["weapon"],
+        "exchange": state["exchange"],
+        "exchange_label": EXCHANGES.get(state["exchange"]),
+        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key]}
+                      for key, label in EXCHANGES.items()],
+        "wanderer_tokens": state["wanderer_tokens"],
+        "tokens_used_on": list(state["tokens_used_on"]),
+        "guess_laid": state["guess_laid"],
+        "game_over": phase == PHASE_OVER,
+        "result": state["result"],
+        "ended_at_card": state["ended_at_card"],
+        "events": list(state["events"]),
+    }
+
+
+def secret_open(state: dict, seat: int) -> bool:
+    """Tell whether `seat` has an unrevealed secret: never, in this game."""
+    return False
+
+
+def _player_name(players: list[str], seat) -> str:
+    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
+        return players[seat]
+    return "Someone"
+
+
+def _as_int(value, fallback: int = 0) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return fallback
+
+
+def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
+    """Write one public log line."""
+    params = params if isinstance(params, dict) else {}
+    who = _player_name(players, seat)
+    if action == "tick":
+        step = _as_int(params.get("step")) + 1
+        return f"{who} {'ticked' if params.get('done', True) else 'unticked'} setup step {step}"
+    if action == "change_setup":
+        changed = []
+        if params.get("level") in LEVELS:
+            changed.append(f"the level to {level_label(params['level'])}")
+        if params.get("first_player") not in (None, ""):
+            changed.append(f"the first player to {_player_name(players, _as_int(params.get('first_player'), -1))}")
+        if params.get("guess_variant") is not None:
+            changed.append("the Final Battle guess " + ("on" if params.get("guess_variant") else "off"))
+        if params.get("backpack_size") is not None:
+            changed.append(f"the Backpack to {_as_int(params.get('backpack_size'))} spaces")
+        return f"{who} set " + (" and ".join(changed) if changed else "the setup")
+    if action == "start_scouting":
+        return f"{who} started scouting the Path"
+    if action == "done_looking":
+        return f"{who} turned card {_as_int(params.get('card'))} back face-down"
+    if action == "pack":
+        return f"{who} logged a roll: {TAKE_LABELS.get(params.get('took'), 'something')}"
+    if action == "change_roll":
+        return (f"{who} changed roll {_as_int(params.get('roll'))} to "
+                f"{TAKE_LABELS.get(params.get('took'), 'something')}")
+    if action == "cross":
+        return f"{who} covered card {_as_int(params.get('card'))}"
+    if action == "wanderer":
+        if params.get("take"):
+            return f"{who} took the crystal weapon for {EXCHANGES.get(params.get('exchange'), 'an exchange')}"
+        return f"{who} walked past the Wanderer"
+    if action == "use_loki":
+        return f"{who} used a Loki token"
+    if action == "return_loki":
+        return f"{who} took back a Loki token"
+    if action == "use_token":
+        return f"{who} used a Wanderer token"
+    if action == "return_token":
+        return f"{who} took back a Wanderer token"
+    if action == "lay_guess":
+        return f"{who} laid the Final Battle guess"
+    if action == "beat_queen":
+        return f"{who}: the Queen is beaten"
+    if action == "fail":
+        return f"{who}: card {_as_int(params.get('card'))} could not be covered"
+    spec = ACTIONS.get(action)
+    return f"{who}: {spec.label if spec else action}"

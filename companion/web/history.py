@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import click
+from flask.cli import with_appcontext
 from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, jsonify,
                    redirect, render_template, request, url_for)
 
@@ -110,7 +111,7 @@ def table_entry(code):
     played_id = history.played_id_of_table(get_db(), table.code)
     if played_id is None:
         flash("That table's game is still going on: it joins the history when it ends.", "info")
-        return redirect(url_for("history.index"), code=303)
+        return redirect(url_for("history.index"))
     return redirect(url_for("history.game_page", played_id=played_id))
 
 
@@ -265,6 +266,7 @@ def api_import():
 
 
 @click.command("archive-tables")
+@with_appcontext
 def archive_command() -> None:
     """Record finished tables and archive those abandoned for ABANDON_AFTER_HOURS."""
     done = archive_due()

@@ -50,7 +50,7 @@ def line_chart(series: list[dict], x_labels: list[str], title: str, x_title: str
     tick = bottom
     while tick <= top:
         parts.append(f'<line class="grid" x1="{LEFT}" y1="{y(tick):.1f}" x2="{WIDTH - RIGHT}" y2="{y(tick):.1f}"/>')
-        parts.append(f'<text class="axis" x="{LEFT - 6}" y="{y(tick) + 5:.1f}" text-anchor="end">{tick}</text>')
+        parts.append(f'<text class="axis" x="{LEFT - 10}" y="{y(tick) + 5:.1f}" text-anchor="end">{tick}</text>')
         tick += step
     # Label every x position when they fit, else the first, the last and a few between.
     every = max(1, -(-count // 6))
@@ -58,11 +58,14 @@ def line_chart(series: list[dict], x_labels: list[str], title: str, x_title: str
         if i % every == 0 or i == count - 1:
             if i != count - 1 and count - 1 - i < every:
                 continue
-            parts.append(f'<text class="axis" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 20}" '
-                         f'text-anchor="middle">{escape(label)}</text>')
+            # The outer labels lean inwards so that nothing is cut at the edges.
+            anchor = "middle" if count == 1 or 0 < i < count - 1 else ("start" if i == 0 else "end")
+            if count > 1 and len(label) <= 2:
+                anchor = "middle"
+            parts.append(f'<text class="axis" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 22}" '
+                         f'text-anchor="{anchor}">{escape(label)}</text>')
     if x_title:
-        parts.append(f'<text class="axis-title" x="{WIDTH - RIGHT}" y="{HEIGHT - 2}" '
-                     f'text-anchor="end">{escape(x_title)}</text>')
+        parts.append(f"<desc>{escape(x_title)}</desc>")
     for index, s in enumerate(series):
         style = f"s{index % SERIES_STYLES}"
         points = [(x(i), y(v)) for i, v in enumerate(s["values"]) if v is not None]

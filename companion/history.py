@@ -95,9 +95,10 @@ def table_record(conn, table, game, actions, status: str) -> tuple[dict, list[di
     log = []
     refolded = True
     for row in actions:
+        events: list[str] = []
         if refolded:
             try:
-                state, _ = tables.step(game, state, row.name, row.params, row.seat, row.created_at)
+                state, events = tables.step(game, state, row.name, row.params, row.seat, row.created_at)
             except Rejected:
                 refolded = False  # rules changed since: keep the log, without rounds
         spec = game.ACTIONS.get(row.name)
@@ -113,6 +114,8 @@ def table_record(conn, table, game, actions, status: str) -> tuple[dict, list[di
             "at": row.created_at,
             "round": round_number if isinstance(round_number, int) and not isinstance(round_number, bool)
             else None,
+            # What the phones said after it (public by design: shown to every seat at the time).
+            "events": [str(e)[:500] for e in events[:20]],
         })
     final = state if refolded else table.snapshot
     outcome = None
@@ -613,7 +616,9 @@ def _clean_log(raw, where) -> list[dict]:
                       "params": None if params is None else _plain(_object(params, f"{at}.params"), f"{at}.params"),
                       "text": _text(line.get("text"), f"{at}.text", 500),
                       "at": _number(line.get("at"), f"{at}.at"),
-                      "round": _int(line.get("round"), f"{at}.round", 0, 1000, optional=True)})
+                      "round": _int(line.get("round"), f"{at}.round", 0, 1000, optional=True),
+                      "events": [_text(e, f"{at}.events[{j}]", 500)
+                                 for j, e in enumerate(_list(line.get("events", []), f"{at}.events", 20))]})
     return lines
 
 

@@ -20,7 +20,7 @@ def _game(uid, game, name, day, players, cooperative=False, won=None, level=None
             "started_at": T0 + day * DAY, "ended_at": T0 + day * DAY + 1800, "duration": 1700.0,
             "options": {}, "asked_options": None, "players": [dict(p) for p in players],
             "outcome": outcome,
-            "log": [{"seq": 1, "seat": 0, "action": "x", "params": {}, "text": "Something happened.",
+            "log": [{"seq": 1, "seat": 0, "action": "x", "params": {}, "text": "Something happened.", "events": [],
                      "at": T0 + day * DAY + 60, "round": 1}]}
 
 

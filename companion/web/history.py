@@ -282,6 +282,15 @@ def init_app(app) -> None:
     def when(at):
         return time.strftime("%a %d %b %Y, %H:%M", time.localtime(at)) if at else ""
 
+    @app.template_filter("duration")
+    def duration(seconds):
+        """Playing time in words: "48 min", "1 h 05 min"."""
+        if seconds is None:
+            return ""
+        minutes = max(1, round(seconds / 60))
+        hours, minutes = divmod(minutes, 60)
+        return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
     @app.template_filter("percent")
     def percent(rate):
         return "–" if rate is None else f"{rate}%"

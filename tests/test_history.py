@@ -490,3 +490,20 @@ def test_import_cannot_touch_live_tables(client):
         assert after[key] == before[key]
     assert client.get(f"/history/table/{code}").status_code == 302
     assert client.get(f"/history/table/{code}").headers["Location"].endswith("/history")
+
+
+def test_history_writes_from_other_sites_are_refused(client):
+    code = play_woodland_wizards(client)
+    (played_id,) = history_ids(client)
+    before = client.get("/history/export.json").get_data()
+    evil = {"Origin": "http://evil.example"}
+    attempts = [
+        client.post("/history/names/merge", data={"alias": "Ana", "person": "Ben"}, headers=evil),
+        client.post(f"/history/{played_id}/rematch", headers=evil),
+        client.post(f"/t/{code}/rematch", headers=evil),
+        client.post("/api/history/import", data=json.dumps(stats_export()), content_type="application/json",
+                    headers=evil),
+    ]
+    assert [r.status_code for r in attempts] == [403] * 4
+    assert client.get("/history/export.json").get_data() == before
+    assert client.get("/api/history").get_json()["games"][0]["id"] == played_id

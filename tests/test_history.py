@@ -234,6 +234,29 @@ def test_archive_command_uses_the_same_rule(app, client, monkeypatch):
     assert [g["code"] for g in client.get("/api/history").get_json()["games"]] == [code]
 
 
+def _archived_mid_choice(tmp_path, pick, monkeypatch):
+    """A Wicked Forest table abandoned while Ana's pick is still secret: what the history shows."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / f"{pick}.sqlite"), "SECRET_KEY": "k",
+                      "CODE_GUESS_LIMIT": "100000 per minute"})
+    client = app.test_client()
+    code = client.post("/api/tables", json={"game": "wicked-forest", "players": ["Ana", "Ben"],
+                                            "options": {"first_leader": "0"}}).get_json()["code"]
+    take(client, code, 0)
+    api_act(client, code, "reveal", {"flowers": 3, "witch": False})
+    api_act(client, code, "choose", {"choice": pick, "decision": 1}, seat=0)
+    monkeypatch.setattr(history, "now", lambda: 4e9)
+    (played_id,) = history_ids(client)
+    seen = [client.get(url).get_data(as_text=True)
+            for url in ("/history/export.json", "/history/export.csv", f"/history/{played_id}",
+                        f"/api/history/{played_id}", "/history", "/history/stats")]
+    # Times, codes and ids differ between any two runs; the picks must not.
+    return [re.sub(r"[0-9a-f]{32}|\b[0-9][0-9.:TZ-]*\b|" + code, "#", text) for text in seen]
+
+
+def test_archived_history_reads_the_same_whatever_the_secret_pick(tmp_path, monkeypatch):
+    assert _archived_mid_choice(tmp_path, "stay", monkeypatch) == _archived_mid_choice(tmp_path, "return", monkeypatch)
+
+
 def test_unrevealed_secret_pick_never_leaves_an_archived_table(app, client, monkeypatch):
     resp = client.post("/api/tables", json={"game": "wicked-forest", "players": ["Ana", "Ben"],
                                             "options": {"first_leader": "0"}})

@@ -38,6 +38,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         STREAM_KEEPALIVE_SECONDS=15.0,
         STREAM_MAX_SECONDS=300.0,
         CODE_GUESS_LIMIT="30 per minute",
+        ABANDON_AFTER_HOURS=24,  # a table with no move for this long is archived as unfinished
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("FOREST_TABLE")
@@ -49,7 +50,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     Htmx(app)
 
     from . import db, live
-    from .web import api, assets, errors, limits, pages
+    from .web import api, assets, errors, history, limits, pages
 
     db.init_app(app)
     live.init_app(app)
@@ -58,4 +59,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(assets.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    history.init_app(app)
     return app

@@ -41,6 +41,53 @@ CREATE TABLE IF NOT EXISTS action (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS action_request
     ON action (table_id, request_id) WHERE request_id IS NOT NULL;
+-- The options as they were asked for (e.g. "random"), so a rematch draws random choices again.
+CREATE TABLE IF NOT EXISTS table_request (
+    table_id INTEGER PRIMARY KEY REFERENCES game_table(id),
+    options TEXT NOT NULL
+);
+-- Game history: one row per finished or abandoned table, or per imported game.
+CREATE TABLE IF NOT EXISTS played_game (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    table_id INTEGER UNIQUE REFERENCES game_table(id),
+    table_version INTEGER,
+    code TEXT NOT NULL,
+    game TEXT NOT NULL,
+    game_name TEXT NOT NULL,
+    status TEXT NOT NULL,
+    options TEXT NOT NULL,
+    asked_options TEXT,
+    started_at REAL NOT NULL,
+    ended_at REAL NOT NULL,
+    duration REAL,
+    cooperative INTEGER NOT NULL DEFAULT 0,
+    won INTEGER,
+    level TEXT,
+    outcome TEXT,
+    log TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS played_game_listing ON played_game (status, ended_at);
+CREATE INDEX IF NOT EXISTS played_game_by_game ON played_game (game, status, ended_at);
+CREATE TABLE IF NOT EXISTS played_seat (
+    played_id INTEGER NOT NULL REFERENCES played_game(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL,
+    score INTEGER,
+    place INTEGER,
+    winner INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (played_id, seat)
+);
+CREATE INDEX IF NOT EXISTS played_seat_name ON played_seat (name_key, played_id);
+-- Two spellings of one person: alias_key counts as person_key (chains are followed).
+CREATE TABLE IF NOT EXISTS name_merge (
+    alias_key TEXT PRIMARY KEY,
+    alias TEXT NOT NULL,
+    person_key TEXT NOT NULL,
+    person TEXT NOT NULL,
+    created_at REAL NOT NULL
+);
 """
 
 
@@ -117,7 +164,8 @@ def code_exists(conn, code: str) -> bool:
     return conn.execute("SELECT 1 FROM game_table WHERE code = ?", (code,)).fetchone() is not None
 
 
-def insert_table(conn, code, game, rules_version, options, players, host_token_hash, snapshot) -> int:
+def insert_table(conn, code, game, rules_version, options, players, host_token_hash, snapshot,
+                 asked_options: dict | None = None) -> int:
     now = time.time()
     cur = conn.execute(
         "INSERT INTO game_table (code, game, rules_version, options, players, host_token_hash,"
@@ -130,6 +178,9 @@ def insert_table(conn, code, game, rules_version, options, players, host_token_h
         "INSERT INTO seat (table_id, seat, name, token_hash) VALUES (?, ?, ?, NULL)",
         [(table_id, i, name) for i, name in enumerate(players)],
     )
+    if asked_options is not None:
+        conn.execute("INSERT INTO table_request (table_id, options) VALUES (?, ?)",
+                     (table_id, json.dumps(asked_options)))
     return table_id
 
 
@@ -207,3 +258,157 @@ def finished_snapshots(conn, game: str) -> list[dict]:
         (game,),
     ).fetchall()
     return [json.loads(row["snapshot"]) for row in rows]
+
+
+def asked_options(conn, table_id: int) -> dict | None:
+    row = conn.execute("SELECT options FROM table_request WHERE table_id = ?", (table_id,)).fetchone()
+    return None if row is None else json.loads(row["options"])
+
+
+# ----------------------------------------------------------------- game history
+
+
+PLAYED_COLUMNS = ("uid", "table_id", "table_version", "code", "game", "game_name", "status",
+                  "options", "asked_options", "started_at", "ended_at", "duration", "cooperative",
+                  "won", "level", "outcome", "log")
+_JSON_COLUMNS = ("options", "asked_options", "outcome", "log")
+
+
+def tables_to_record(conn) -> list[sqlite3.Row]:
+    """Tables changed since the history last looked at them (or never looked at)."""
+    return conn.execute(
+        "SELECT t.code, t.version, p.id AS played_id FROM game_table t"
+        " LEFT JOIN played_game p ON p.table_id = t.id"
+        " WHERE p.id IS NULL OR p.table_version IS NOT t.version ORDER BY t.id"
+    ).fetchall()
+
+
+def played_for_table(conn, table_id: int) -> sqlite3.Row | None:
+    return conn.execute("SELECT id, uid, table_version FROM played_game WHERE table_id = ?",
+                        (table_id,)).fetchone()
+
+
+def played_uid_exists(conn, uid: str) -> bool:
+    return conn.execute("SELECT 1 FROM played_game WHERE uid = ?", (uid,)).fetchone() is not None
+
+
+def save_played(conn, record: dict, seats: list[dict], played_id: int | None = None) -> int:
+    """Insert a history row (or replace the one with `played_id`) with its seats."""
+    values = [json.dumps(record[c]) if c in _JSON_COLUMNS and record[c] is not None else record[c]
+              for c in PLAYED_COLUMNS]
+    if played_id is None:
+        cur = conn.execute(
+            f"INSERT INTO played_game ({', '.join(PLAYED_COLUMNS)})"
+            f" VALUES ({', '.join('?' for _ in PLAYED_COLUMNS)})", values)
+        played_id = cur.lastrowid
+    else:
+        conn.execute(f"UPDATE played_game SET {', '.join(c + ' = ?' for c in PLAYED_COLUMNS)}"
+                     " WHERE id = ?", values + [played_id])
+        conn.execute("DELETE FROM played_seat WHERE played_id = ?", (played_id,))
+    conn.executemany(
+        "INSERT INTO played_seat (played_id, seat, name, name_key, score, place, winner)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(played_id, s["seat"], s["name"], s["name_key"], s["score"], s["place"], int(bool(s["winner"])))
+         for s in seats])
+    return played_id
+
+
+def delete_played(conn, played_id: int) -> None:
+    conn.execute("DELETE FROM played_seat WHERE played_id = ?", (played_id,))
+    conn.execute("DELETE FROM played_game WHERE id = ?", (played_id,))
+
+
+def _played(row: sqlite3.Row | None, full: bool = True) -> dict | None:
+    if row is None:
+        return None
+    data = dict(row)
+    for column in _JSON_COLUMNS:
+        if column in data and data[column] is not None:
+            data[column] = json.loads(data[column])
+    return data
+
+
+_LIST_COLUMNS = ("id, uid, table_id, code, game, game_name, status, started_at, ended_at, duration,"
+                 " cooperative, won, level")
+
+
+def list_played(conn, statuses: tuple[str, ...], game: str | None = None,
+                name_keys: list[str] | None = None, limit: int = 50, offset: int = 0) -> list[dict]:
+    """History rows, newest first, optionally of one game and with one of `name_keys` at the table."""
+    where = [f"status IN ({', '.join('?' for _ in statuses)})"]
+    args: list = list(statuses)
+    if game:
+        where.append("game = ?")
+        args.append(game)
+    if name_keys is not None:
+        where.append(f"id IN (SELECT played_id FROM played_seat WHERE name_key IN"
+                     f" ({', '.join('?' for _ in name_keys)}))")
+        args += name_keys
+    rows = conn.execute(
+        f"SELECT {_LIST_COLUMNS} FROM played_game WHERE {' AND '.join(where)}"
+        " ORDER BY ended_at DESC, id DESC LIMIT ? OFFSET ?", args + [limit, offset]).fetchall()
+    return [_played(r) for r in rows]
+
+
+def get_played(conn, played_id: int) -> dict | None:
+    return _played(conn.execute("SELECT * FROM played_game WHERE id = ?", (played_id,)).fetchone())
+
+
+def all_played(conn, statuses: tuple[str, ...]) -> list[dict]:
+    """Every history row in full, oldest first (for export)."""
+    rows = conn.execute(
+        f"SELECT * FROM played_game WHERE status IN ({', '.join('?' for _ in statuses)})"
+        " ORDER BY ended_at, uid", statuses).fetchall()
+    return [_played(r) for r in rows]
+
+
+def played_seats(conn, played_ids: list[int] | None = None) -> list[sqlite3.Row]:
+    if played_ids is None:
+        return conn.execute("SELECT * FROM played_seat ORDER BY played_id, seat").fetchall()
+    found = []
+    for start in range(0, len(played_ids), 500):
+        chunk = played_ids[start:start + 500]
+        found += conn.execute(
+            f"SELECT * FROM played_seat WHERE played_id IN ({', '.join('?' for _ in chunk)})"
+            " ORDER BY played_id, seat", chunk).fetchall()
+    return found
+
+
+def seat_results(conn, statuses: tuple[str, ...]) -> list[sqlite3.Row]:
+    """Every player's result in the listed kinds of games, oldest game first (for stats)."""
+    return conn.execute(
+        "SELECT g.id AS played_id, g.game, g.game_name, g.ended_at, g.cooperative, g.won, g.level,"
+        " g.outcome IS NOT NULL AS has_outcome, s.seat, s.name, s.name_key, s.score, s.place, s.winner"
+        f" FROM played_game g JOIN played_seat s ON s.played_id = g.id"
+        f" WHERE g.status IN ({', '.join('?' for _ in statuses)})"
+        " ORDER BY g.ended_at, g.id, s.seat", statuses).fetchall()
+
+
+def history_games(conn, statuses: tuple[str, ...]) -> list[sqlite3.Row]:
+    """The games present in the history, for the filter."""
+    return conn.execute(
+        f"SELECT game, MAX(game_name) AS game_name, COUNT(*) AS played FROM played_game"
+        f" WHERE status IN ({', '.join('?' for _ in statuses)}) GROUP BY game ORDER BY game_name",
+        statuses).fetchall()
+
+
+def name_spellings(conn, statuses: tuple[str, ...]) -> list[sqlite3.Row]:
+    """Every spelling seen at a listed game, with how often and when last."""
+    return conn.execute(
+        "SELECT s.name_key, s.name, COUNT(*) AS games, MAX(g.ended_at) AS last"
+        " FROM played_seat s JOIN played_game g ON g.id = s.played_id"
+        f" WHERE g.status IN ({', '.join('?' for _ in statuses)})"
+        " GROUP BY s.name_key, s.name ORDER BY s.name_key", statuses).fetchall()
+
+
+def merges(conn) -> list[sqlite3.Row]:
+    return conn.execute("SELECT * FROM name_merge ORDER BY created_at, alias_key").fetchall()
+
+
+def add_merge(conn, alias_key: str, alias: str, person_key: str, person: str, at: float) -> None:
+    conn.execute("INSERT INTO name_merge (alias_key, alias, person_key, person, created_at)"
+                 " VALUES (?, ?, ?, ?, ?)", (alias_key, alias, person_key, person, at))
+
+
+def delete_merge(conn, alias_key: str) -> bool:
+    return conn.execute("DELETE FROM name_merge WHERE alias_key = ?", (alias_key,)).rowcount > 0

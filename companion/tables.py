@@ -165,8 +165,20 @@ def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Rando
     with store.Transaction(conn):
         code = _free_code(conn)
         store.insert_table(conn, code, game.ID, game.RULES_VERSION, options, players,
-                           hash_token(host_token), state)
+                           hash_token(host_token), state, asked_options(game, raw_options))
     return code, host_token
+
+
+def asked_options(game, raw_options: dict) -> dict:
+    """The options as asked for, before random choices were settled: a rematch asks again."""
+    asked = {}
+    for name in [p.name for p in game.OPTIONS] + ["timer_seconds"]:
+        value = raw_options.get(name)
+        if isinstance(value, (bool, int, float)) or value is None:
+            asked[name] = value
+        elif isinstance(value, str):
+            asked[name] = value[:100]
+    return asked
 
 
 def _free_code(conn) -> str:

@@ -61,12 +61,12 @@ def get_urls(app, code, n_seats):
         if "GET" not in rule.methods:
             continue
         fills = {"code": [code], "game_id": ["wicked-forest"], "name": ["htmx.min.js", "sse.min.js"],
-                 "filename": list(STATIC_FILES)}
+                 "filename": list(STATIC_FILES), "played_id": ["1"]}
         unknown = set(rule.arguments) - set(fills)
         assert not unknown, f"no value to fill {unknown} in {rule.rule}: add one"
         urls = [rule.rule]
         for arg in rule.arguments:
-            urls = [u.replace(f"<{arg}>", v).replace(f"<path:{arg}>", v)
+            urls = [u.replace(f"<{arg}>", v).replace(f"<path:{arg}>", v).replace(f"<int:{arg}>", v)
                     for u in urls for v in fills[arg]]
         for url in urls:
             variants = [(url, {})]

@@ -21,6 +21,19 @@ A game module is pure: no Flask, no SQL, no I/O. The table layer drives it:
     describe(action, params, seat, players) -> str
                                          one public log line; a secret action never says
                                          what was chosen
+
+Optional, for the game history (a module without it is listed without scores):
+
+    outcome(state) -> dict | None        None while the game is not over, else:
+        {"cooperative": bool,
+         "won": bool | None,             co-operative games: did the team win
+         "level": str | None,            co-operative games: difficulty or chapter played
+         "players": [{"seat": int, "name": str, "score": int | None,
+                      "place": int | None, "winner": bool}, ...]   in seat order
+         "rounds": int,                  rounds played
+         "score_by_round": [[each seat's score after round 1], ...] | None,
+         "summary": str}                 optional: one sentence saying who won and why
+        In a co-operative game every player's "winner" is the team's "won".
 """
 
 from __future__ import annotations

@@ -289,6 +289,7 @@ def setup(players: list[str], options: dict) -> dict:
         "discard": 0,
         "run_outs": 0,
         "boards": [_new_board() for _ in players],
+        "round_scores": [],  # each seat's score at the end of each finished round
         "events": [f"Round 1: {players[leader]} leads. Everyone is in the forest."],
     }
 
@@ -568,6 +569,7 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
     if state["phase"] != PHASE_END:
         raise Rejected("Exploration is still going on: finish this round's exploration first.")
     seat_count = _seat_count(state)
+    state.setdefault("round_scores", []).append(_scores(state))
     # End Phase: revealed cards to the discard, then refill the forest one card at a time.
     refill = len(state["cards"])
     state["discard"] += refill
@@ -746,6 +748,33 @@ def standings(state: dict) -> dict:
                           f"{_plural(most_flowers, 'Flower')} left each ({others}).")
     return {"standings": rows, "winners": sorted(row["seat"] for row in winners),
             "decided_by": decided_by}
+
+
+def _scores(state: dict) -> list[int]:
+    """Each seat's score now: Magic plus the Forest Magic Tiles' Magic."""
+    return [board["magic"] + FOREST_TILE_MAGIC * board["forest_tiles"] for board in state["boards"]]
+
+
+def outcome(state: dict) -> dict | None:
+    """The result for the game history: the final standings and the score after each round."""
+    if state.get("phase") != PHASE_OVER:
+        return None
+    result = standings(state)
+    winners = set(result["winners"])
+    rows = sorted(result["standings"], key=lambda row: row["seat"])
+    # A round's Crystallization ends with the next round's start; the last one is the final tally.
+    by_round = [list(scores) for scores in state.get("round_scores", [])][:state["round"] - 1]
+    by_round.append(_scores(state))
+    return {
+        "cooperative": False,
+        "won": None,
+        "level": None,
+        "players": [{"seat": row["seat"], "name": row["name"], "score": row["score"],
+                     "place": row["place"], "winner": row["seat"] in winners} for row in rows],
+        "rounds": state["round"],
+        "score_by_round": by_round,
+        "summary": result["decided_by"],
+    }
 
 
 # ----------------------------------------------------------------- view and log

@@ -268,6 +268,7 @@ def setup(players: list[str], options: dict) -> dict:
         "next_starting_player": None,
         "creatures_logged": [],
         "boards": [{"cards": [], "adjustment": 0} for _ in players],
+        "round_scores": [],  # each seat's score at the end of each finished round
         "events": [],
     }
     state["events"].append(f"Round 1: {players[first]} is the starting player. "
@@ -420,6 +421,26 @@ def _final_for_state(state: dict) -> list[dict]:
     data = [{"seat": seat, "name": state["players"][seat], "cards": board["cards"],
              "adjustment": board["adjustment"]} for seat, board in enumerate(state["boards"])]
     return final_ranking(data, state["starting_player"])
+
+
+def outcome(state: dict) -> dict | None:
+    """The result for the game history: the final ranking and the score after each round."""
+    if state.get("phase") != PHASE_OVER:
+        return None
+    ranking = _final_for_state(state)
+    by_round = [list(scores) for scores in state.get("round_scores", [])][:state["round"] - 1]
+    by_round.append([_final_keys(board)["score"] for board in state["boards"]])
+    return {
+        "cooperative": False,
+        "won": None,
+        "level": None,
+        "players": [{"seat": row["seat"], "name": row["name"], "score": row["score"],
+                     "place": row["place"], "winner": row["place"] == 1}
+                    for row in sorted(ranking, key=lambda row: row["seat"])],
+        "rounds": state["round"],
+        "score_by_round": by_round,
+        "summary": f"{ranking[0]['name']} wins with {ranking[0]['score']} points.",
+    }
 
 
 # ----------------------------------------------------------------- apply
@@ -666,6 +687,8 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
     seat_count = _seat_count(state)
     players = state["players"]
     winner = state["round_winner"]
+    state.setdefault("round_scores", []).append(
+        [_final_keys(board)["score"] for board in state["boards"]])
     state["events"].append("Clean-up: discard the cards in play except scored cards; each "
                            "player may discard cards from hand; shuffle the discard pile into "
                            "the deck, flip one card to start the discard pile, and draw back "

@@ -1,0 +1,103 @@
+"""Line charts as SVG markup built on the server: no chart library, no script.
+
+Colours come from CSS classes (s0, s1, ...) so the page's dark or light theme applies;
+each series also has its own dash and marker shape, so lines stay apart without colour.
+"""
+
+from __future__ import annotations
+
+from markupsafe import Markup, escape
+
+WIDTH = 340
+HEIGHT = 230
+LEFT, RIGHT, TOP, BOTTOM = 40, 14, 14, 34
+SERIES_STYLES = 8
+
+
+def nice_step(high: float, ticks: int = 4) -> int:
+    """A round gridline step (1, 2, 5, 10, 20, 50...) giving about `ticks` lines up to `high`."""
+    raw = max(1.0, high / ticks)
+    magnitude = 1
+    while magnitude * 10 <= raw:
+        magnitude *= 10
+    for factor in (1, 2, 5, 10):
+        if magnitude * factor >= raw:
+            return magnitude * factor
+    return magnitude * 10
+
+
+def line_chart(series: list[dict], x_labels: list[str], title: str, x_title: str = "") -> Markup:
+    """series: [{"label": str, "values": [number, ...]}]; one x label per value."""
+    count = max((len(s["values"]) for s in series), default=0)
+    values = [v for s in series for v in s["values"] if v is not None]
+    low = min(0, min(values, default=0))
+    high = max(values, default=0)
+    step = nice_step(max(1, high - low))
+    top = step * -(-high // step) if high > 0 else step
+    bottom = -step * -(-(-low) // step) if low < 0 else 0
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def x(i: int) -> float:
+        return LEFT + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (top - v) / (top - bottom)
+
+    parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+             f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+             f"<title>{escape(title)}</title>"]
+    tick = bottom
+    while tick <= top:
+        parts.append(f'<line class="grid" x1="{LEFT}" y1="{y(tick):.1f}" x2="{WIDTH - RIGHT}" y2="{y(tick):.1f}"/>')
+        parts.append(f'<text class="axis" x="{LEFT - 10}" y="{y(tick) + 5:.1f}" text-anchor="end">{tick}</text>')
+        tick += step
+    # Label every x position when they fit, else the first, the last and a few between.
+    every = max(1, -(-count // 6))
+    for i, label in enumerate(x_labels[:count]):
+        if i % every == 0 or i == count - 1:
+            if i != count - 1 and count - 1 - i < every:
+                continue
+            # The outer labels lean inwards so that nothing is cut at the edges.
+            anchor = "middle" if count == 1 or 0 < i < count - 1 else ("start" if i == 0 else "end")
+            if count > 1 and len(label) <= 2:
+                anchor = "middle"
+            parts.append(f'<text class="axis" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 22}" '
+                         f'text-anchor="{anchor}">{escape(label)}</text>')
+    if x_title:
+        parts.append(f"<desc>{escape(x_title)}</desc>")
+    for index, s in enumerate(series):
+        style = f"s{index % SERIES_STYLES}"
+        points = [(x(i), y(v)) for i, v in enumerate(s["values"]) if v is not None]
+        if not points:
+            continue
+        path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
+        parts.append(f'<g class="series {style}"><title>{escape(s["label"])}</title>')
+        if len(points) > 1:
+            parts.append(f'<polyline points="{path}"/>')
+        for px, py in points:
+            parts.append(_marker(index, px, py))
+        parts.append("</g>")
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def _marker(index: int, px: float, py: float) -> str:
+    shape = index % 3
+    if shape == 0:
+        return f'<circle cx="{px:.1f}" cy="{py:.1f}" r="4.5"/>'
+    if shape == 1:
+        return f'<rect x="{px - 4:.1f}" y="{py - 4:.1f}" width="8" height="8"/>'
+    return f'<path d="M{px:.1f},{py - 5.5:.1f} L{px + 5:.1f},{py + 4:.1f} L{px - 5:.1f},{py + 4:.1f} Z"/>'
+
+
+def style_class(index: int) -> str:
+    """The CSS class of series `index`, for a legend swatch beside the chart."""
+    return f"s{index % SERIES_STYLES}"
+
+
+def legend_mark(index: int) -> Markup:
+    """A short sample of series `index`'s line and marker, for the legend."""
+    return Markup(f'<svg class="legend-mark" viewBox="0 0 34 12" aria-hidden="true">'
+                  f'<g class="series {style_class(index)}"><polyline points="2,6 32,6"/>'
+                  f'{_marker(index, 17, 6)}</g></svg>')

@@ -1,0 +1,724 @@
+"""The game history: every finished or abandoned table kept with its result and log,
+player stats across games, rematch, and export/import for moving to another server.
+
+A table is recorded lazily (when the home or history pages are read, or by the
+`archive-tables` command): a table whose game is over is recorded as finished; one with no
+move for ABANDON_AFTER_HOURS is archived as unfinished (shown, never counted in stats). The
+record follows its table: a correction after the end re-records it, and a table that is
+played again after being archived leaves the history until it ends or is abandoned again.
+
+Player names are matched case-insensitively; a merge makes one spelling count as another
+person (chains are followed, so undoing a merge is exact). All SQL lives in store.py.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+import secrets
+import time
+from datetime import datetime, timezone
+
+from . import store, tables, timers
+from .games import get_game
+from .games.base import Rejected
+
+FINISHED = "finished"
+UNFINISHED = "unfinished"
+EMPTY = "empty"  # a table where nothing was ever played: remembered, never shown
+SHOWN = (FINISHED, UNFINISHED)
+EXPORT_FORMAT = "forest-table-history"
+EXPORT_VERSION = 1
+IMPORT_MAX_BYTES = 5 * 1024 * 1024
+PAGE_SIZE = 30
+CHART_PEOPLE = 6
+
+now = time.time  # the history's clock; tests replace it
+
+
+class HistoryError(Exception):
+    """A request about the history that is refused, with a sentence for the players."""
+
+    status = 400
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def name_key(name) -> str:
+    """The key names are matched by: spacing and case do not matter."""
+    return " ".join(str(name).split()).casefold()
+
+
+# ----------------------------------------------------------------- recording tables
+
+
+def sync(conn, at: float, abandon_after_hours: float) -> dict:
+    """Record finished tables and archive abandoned ones; return how many of each."""
+    abandon_after = max(0.0, float(abandon_after_hours)) * 3600
+    done = {FINISHED: 0, UNFINISHED: 0, "reopened": 0}
+    for row in store.tables_to_record(conn):
+        with store.Transaction(conn):
+            table = store.get_table(conn, row["code"])
+            current = store.played_for_table(conn, table.id)
+            if current is not None and current["table_version"] == table.version:
+                continue  # another request recorded it meanwhile
+            game = get_game(table.game)
+            if game is None:
+                continue
+            actions = store.live_actions(conn, table.id)
+            if tables.is_over(game, table.snapshot):
+                status = FINISHED
+            elif at - table.updated_at >= abandon_after:
+                status = UNFINISHED if actions else EMPTY
+            else:
+                if current is not None:
+                    store.delete_played(conn, current["id"])
+                    done["reopened"] += 1
+                continue
+            record, seats = table_record(conn, table, game, actions, status)
+            record["uid"] = current["uid"] if current is not None else secrets.token_hex(16)
+            store.save_played(conn, record, seats, current["id"] if current is not None else None)
+            if status in done:
+                done[status] += 1
+    return done
+
+
+def table_record(conn, table, game, actions, status: str) -> tuple[dict, list[dict]]:
+    """The history row of a table: the log refolded to know each action's round."""
+    finished = status == FINISHED
+    state = tables.start_state(game, table.players, table.options)
+    log = []
+    refolded = True
+    for row in actions:
+        events: list[str] = []
+        if refolded:
+            try:
+                state, events = tables.step(game, state, row.name, row.params, row.seat, row.created_at)
+            except Rejected:
+                refolded = False  # rules changed since: keep the log, without rounds
+        spec = game.ACTIONS.get(row.name)
+        secret = spec is not None and spec.secret
+        round_number = state.get("round") if refolded else None
+        log.append({
+            "seq": row.seq,
+            "seat": row.seat,
+            "action": row.name,
+            # A pick still secret at an abandoned table must never come out.
+            "params": row.params if (finished or not secret) else None,
+            "text": tables.describe(game, row.name, row.params, row.seat, table.players),
+            "at": row.created_at,
+            "round": round_number if isinstance(round_number, int) and not isinstance(round_number, bool)
+            else None,
+            # What the phones said after it (public by design: shown to every seat at the time).
+            "events": [str(e)[:500] for e in events[:20]],
+        })
+    final = state if refolded else table.snapshot
+    outcome = None
+    if finished and hasattr(game, "outcome"):
+        try:
+            outcome = clean_outcome(game.outcome(final), len(table.players))
+        except (HistoryError, Rejected, KeyError, TypeError, ValueError):
+            outcome = None  # a game that cannot say its result is listed without scores
+    clock = final.get("_clock") or table.snapshot.get("_clock") or {}
+    last_at = actions[-1].created_at if actions else table.updated_at
+    ended_at = clock.get("ended_at") if finished and clock.get("ended_at") else last_at
+    started_at = clock.get("started_at") or (actions[0].created_at if actions else table.created_at)
+    duration = timers.elapsed(clock, ended_at) if clock.get("started_at") is not None else None
+    record = {
+        "uid": None, "table_id": table.id, "table_version": table.version, "code": table.code,
+        "game": table.game, "game_name": game.NAME, "status": status, "options": table.options,
+        "asked_options": store.asked_options(conn, table.id), "started_at": started_at,
+        "ended_at": ended_at, "duration": duration, "outcome": outcome, "log": log,
+    }
+    _outcome_columns(record)
+    return record, _seats(table.players, outcome)
+
+
+def _outcome_columns(record: dict) -> None:
+    outcome = record["outcome"]
+    record["cooperative"] = int(bool(outcome and outcome["cooperative"]))
+    record["won"] = None if not outcome or outcome["won"] is None else int(outcome["won"])
+    record["level"] = outcome["level"] if outcome else None
+
+
+def _seats(players: list[str], outcome: dict | None) -> list[dict]:
+    results = {p["seat"]: p for p in outcome["players"]} if outcome else {}
+    seats = []
+    for seat, name in enumerate(players):
+        result = results.get(seat, {})
+        seats.append({"seat": seat, "name": name, "name_key": name_key(name),
+                      "score": result.get("score"), "place": result.get("place"),
+                      "winner": bool(result.get("winner", False))})
+    return seats
+
+
+# ----------------------------------------------------------------- people and merges
+
+
+class People:
+    """Which person each spelling counts as, following the stored merges."""
+
+    def __init__(self, conn):
+        self.merges = [dict(row) for row in store.merges(conn)]
+        self.edges = {m["alias_key"]: m["person_key"] for m in self.merges}
+        spellings = store.name_spellings(conn, SHOWN)
+        self._names: dict[str, tuple] = {}
+        # A person is shown under the spelling used most (the latest on a tie).
+        for row in spellings:
+            key = self.resolve(row["name_key"])
+            rank = (row["games"], row["last"] or 0)
+            if key not in self._names or rank > self._names[key][0]:
+                self._names[key] = (rank, row["name"])
+        for merge in self.merges:
+            self._names.setdefault(self.resolve(merge["person_key"]), ((0, 0), merge["person"]))
+        self.spellings = sorted({row["name"] for row in spellings}, key=name_key)
+
+    def resolve(self, key: str) -> str:
+        seen = set()
+        while key in self.edges and key not in seen:
+            seen.add(key)
+            key = self.edges[key]
+        return key
+
+    def name(self, key: str) -> str:
+        found = self._names.get(self.resolve(key))
+        return found[1] if found else key
+
+    def keys_of(self, person_key: str) -> list[str]:
+        """Every spelling key that counts as this person."""
+        root = self.resolve(person_key)
+        keys = {root} | {k for k in self.edges if self.resolve(k) == root}
+        keys |= {name_key(s) for s in self.spellings if self.resolve(name_key(s)) == root}
+        return sorted(keys)
+
+    def everyone(self) -> list[dict]:
+        roots = sorted({self.resolve(name_key(s)) for s in self.spellings}, key=lambda k: self.name(k).casefold())
+        return [{"key": k, "name": self.name(k)} for k in roots]
+
+
+def _clean_name(raw, what: str) -> str:
+    if not isinstance(raw, str) or not " ".join(raw.split()):
+        raise HistoryError(f"{what}: type a name.")
+    name = " ".join(raw.split())
+    if len(name) > tables.NAME_MAX:
+        raise HistoryError(f"{what}: at most {tables.NAME_MAX} characters.")
+    return name
+
+
+def merge_names(conn, raw_alias, raw_person, at: float) -> str:
+    """Count the spelling `alias` as the person `person`; return what was done, in words."""
+    alias = _clean_name(raw_alias, "The other spelling")
+    person = _clean_name(raw_person, "The person")
+    with store.Transaction(conn):
+        people = People(conn)
+        alias_key, person_key = name_key(alias), name_key(person)
+        if alias_key == person_key:
+            raise HistoryError(f"“{alias}” and “{person}” already count as the same person: "
+                               "names are matched whatever their capitals.")
+        if alias_key in people.edges:
+            raise HistoryError(f"“{alias}” already counts as {people.name(alias_key)}; "
+                               "undo that merge first.")
+        if people.resolve(person_key) == alias_key:
+            raise HistoryError(f"“{person}” already counts as “{alias}”: merge the other way round.")
+        store.add_merge(conn, alias_key, alias, person_key, person, at)
+    return f"“{alias}” now counts as {person}."
+
+
+def undo_merge(conn, raw_alias) -> str:
+    if not isinstance(raw_alias, str) or not raw_alias.strip():
+        raise HistoryError("Choose the merge to undo.")
+    with store.Transaction(conn):
+        people = People(conn)
+        key = name_key(raw_alias)
+        merge = next((m for m in people.merges if m["alias_key"] == key), None)
+        if merge is None:
+            raise HistoryError("That merge does not exist (any more).")
+        store.delete_merge(conn, key)
+    return f"“{merge['alias']}” counts as its own person again."
+
+
+# ----------------------------------------------------------------- reading
+
+
+def games_in_history(conn) -> list[dict]:
+    return [dict(row) for row in store.history_games(conn, SHOWN)]
+
+
+def listing(conn, game: str | None, person: str | None, page: int = 0) -> dict:
+    people = People(conn)
+    keys = people.keys_of(name_key(person)) if person else None
+    rows = store.list_played(conn, SHOWN, game or None, keys, limit=PAGE_SIZE + 1,
+                             offset=page * PAGE_SIZE)
+    more = len(rows) > PAGE_SIZE
+    rows = rows[:PAGE_SIZE]
+    seats = store.played_seats(conn, [r["id"] for r in rows])
+    by_game: dict[int, list] = {}
+    for seat in seats:
+        by_game.setdefault(seat["played_id"], []).append(dict(seat))
+    for row in rows:
+        row["players"] = by_game.get(row["id"], [])
+        row["winners"] = [s["name"] for s in row["players"] if s["winner"]]
+        row["top"] = max((s["score"] for s in row["players"] if s["score"] is not None), default=None)
+    return {"games": rows, "more": more, "page": page,
+            "person": people.name(name_key(person)) if person else None}
+
+
+def entry(conn, played_id: int) -> dict | None:
+    """One recorded game with its seats, ranking, rounds of log and score chart data."""
+    record = store.get_played(conn, played_id)
+    if record is None or record["status"] not in SHOWN:
+        return None
+    people = People(conn)
+    seats = [dict(s) for s in store.played_seats(conn, [played_id])]
+    for seat in seats:
+        seat["person"] = people.name(seat["name_key"])
+    record["seats"] = seats
+    record["ranking"] = sorted(seats, key=lambda s: (s["place"] if s["place"] is not None else 99, s["seat"]))
+    record["rounds_log"] = rounds_of(record["log"])
+    record["replayable"] = get_game(record["game"]) is not None
+    return record
+
+
+def rounds_of(log: list[dict]) -> list[dict]:
+    """The log lines grouped by round, in play order."""
+    groups: list[dict] = []
+    for line in log:
+        number = line.get("round")
+        if not groups or groups[-1]["round"] != number:
+            groups.append({"round": number, "lines": []})
+        groups[-1]["lines"].append(line)
+    return groups
+
+
+def _rate(part: int, whole: int) -> int | None:
+    return round(100 * part / whole) if whole else None
+
+
+def stats(conn, game: str | None = None) -> dict:
+    """Per person: games, wins and win rate, per game with average and best score;
+    per co-operative game and level: the team's win rate. Only finished games with a result."""
+    people = People(conn)
+    rows = [r for r in store.seat_results(conn, (FINISHED,))
+            if r["has_outcome"] and (not game or r["game"] == game)]
+    persons: dict[str, dict] = {}
+    coop: dict[tuple, dict] = {}
+    timeline: list[dict] = []
+    seen_games = set()
+    for r in rows:
+        key = people.resolve(r["name_key"])
+        person = persons.setdefault(key, {"key": key, "name": people.name(key), "played": 0,
+                                          "wins": 0, "games": {}, "spellings": set()})
+        person["played"] += 1
+        person["wins"] += int(bool(r["winner"]))
+        person["spellings"].add(r["name"])
+        per_game = person["games"].setdefault(r["game"], {
+            "game": r["game"], "game_name": r["game_name"], "played": 0, "wins": 0, "scores": [],
+            "cooperative": bool(r["cooperative"])})
+        per_game["played"] += 1
+        per_game["wins"] += int(bool(r["winner"]))
+        if r["score"] is not None:
+            per_game["scores"].append(r["score"])
+        if r["played_id"] not in seen_games:
+            seen_games.add(r["played_id"])
+            timeline.append({"id": r["played_id"], "at": r["ended_at"], "winners": set()})
+            if r["cooperative"]:
+                level = coop.setdefault((r["game_name"], r["level"] or ""), {
+                    "game": r["game"], "game_name": r["game_name"], "level": r["level"],
+                    "played": 0, "won": 0})
+                level["played"] += 1
+                level["won"] += int(bool(r["won"]))
+        if r["winner"]:
+            timeline[-1]["winners"].add(key)
+    people_rows = []
+    for person in persons.values():
+        games = []
+        for g in sorted(person["games"].values(), key=lambda g: g["game_name"]):
+            scores = g.pop("scores")
+            games.append(dict(g, win_rate=_rate(g["wins"], g["played"]),
+                              average=round(sum(scores) / len(scores), 1) if scores else None,
+                              best=max(scores) if scores else None))
+        people_rows.append(dict(person, games=games, win_rate=_rate(person["wins"], person["played"]),
+                                spellings=sorted(person["spellings"], key=name_key)))
+    people_rows.sort(key=lambda p: (-p["wins"], -p["played"], p["name"].casefold()))
+    coop_rows = [dict(c, win_rate=_rate(c["won"], c["played"]))
+                 for _, c in sorted(coop.items())]
+    return {"people": people_rows, "coop": coop_rows, "games": len(timeline),
+            "wins_over_time": _wins_over_time(timeline, people_rows)}
+
+
+def _wins_over_time(timeline: list[dict], people_rows: list[dict]) -> dict:
+    """Each leading player's running count of wins, game after game (oldest first)."""
+    shown = [p for p in people_rows if p["wins"]][:CHART_PEOPLE]
+    series = []
+    for person in shown:
+        count, values = 0, []
+        for game in timeline:
+            count += person["key"] in game["winners"]
+            values.append(count)
+        series.append({"label": person["name"], "values": values})
+    dates = [game["at"] for game in timeline]
+    return {"series": series, "dates": dates}
+
+
+# ----------------------------------------------------------------- rematch
+
+
+def rematch(conn, played_id: int):
+    """A new table of the same game, players and options; random choices are drawn again.
+
+    Returns (code, host token)."""
+    record = store.get_played(conn, played_id)
+    if record is None or record["status"] not in SHOWN:
+        raise HistoryError("That game is not in the history.")
+    game = get_game(record["game"])
+    if game is None:
+        raise HistoryError(f"{record['game_name']} is not installed on this server, so it cannot be played again here.")
+    players = [s["name"] for s in store.played_seats(conn, [played_id])]
+    options = record["asked_options"]
+    if options is None:
+        # Tables from before the options were kept as asked: the same settled options.
+        options = {k: v for k, v in (record["options"] or {}).items() if k != "timer"}
+        timer = (record["options"] or {}).get("timer")
+        if isinstance(timer, dict) and timer.get("mode") == "turn":
+            options["timer_seconds"] = timer.get("seconds")
+    try:
+        return tables.create_table(conn, game.ID, players, dict(options))
+    except tables.TableError as exc:
+        raise HistoryError(f"The rematch could not be set up: {exc.message}") from None
+
+
+def played_id_of_table(conn, code) -> int | None:
+    table = store.get_table(conn, tables.normalize_code(code))
+    if table is None:
+        return None
+    row = store.played_for_table(conn, table.id)
+    return row["id"] if row is not None else None
+
+
+# ----------------------------------------------------------------- export
+
+
+def _iso(at) -> str:
+    if at is None:
+        return ""
+    return datetime.fromtimestamp(at, tz=timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def export_data(conn) -> dict:
+    """Everything shown in the history, full logs included, in a stable order."""
+    records = store.all_played(conn, SHOWN)
+    seats_by_game: dict[int, list] = {}
+    for seat in store.played_seats(conn, [r["id"] for r in records]):
+        seats_by_game.setdefault(seat["played_id"], []).append(
+            {"seat": seat["seat"], "name": seat["name"], "score": seat["score"],
+             "place": seat["place"], "winner": bool(seat["winner"])})
+    games = []
+    for r in records:
+        games.append({
+            "uid": r["uid"], "game": r["game"], "game_name": r["game_name"], "code": r["code"],
+            "status": r["status"], "started_at": r["started_at"], "ended_at": r["ended_at"],
+            "duration": r["duration"], "options": r["options"], "asked_options": r["asked_options"],
+            "players": seats_by_game.get(r["id"], []), "outcome": r["outcome"], "log": r["log"],
+        })
+    merges = sorted(({"alias": m["alias"], "person": m["person"]} for m in store.merges(conn)),
+                    key=lambda m: name_key(m["alias"]))
+    return {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "merges": merges, "games": games}
+
+
+def export_json(conn) -> str:
+    return json.dumps(export_data(conn), ensure_ascii=False, indent=1)
+
+
+CSV_COLUMNS = ("game_uid", "game", "game_name", "status", "started_at", "ended_at",
+               "duration_seconds", "rounds", "cooperative", "team_won", "level", "seat", "player",
+               "person", "score", "place", "winner")
+
+
+def _cell(value) -> str:
+    """Spreadsheets run cells starting with = + - @ as formulas: a quote keeps them text."""
+    text = "" if value is None else str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _yes_no(value) -> str:
+    return "" if value is None else ("yes" if value else "no")
+
+
+def export_csv(conn) -> str:
+    people = People(conn)
+    data = export_data(conn)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for game in data["games"]:
+        outcome = game["outcome"] or {}
+        for seat in game["players"]:
+            writer.writerow([_cell(v) for v in (
+                game["uid"], game["game"], game["game_name"], game["status"],
+                _iso(game["started_at"]), _iso(game["ended_at"]),
+                "" if game["duration"] is None else int(game["duration"]),
+                outcome.get("rounds", ""), _yes_no(outcome.get("cooperative")) if outcome else "",
+                _yes_no(outcome.get("won")), outcome.get("level") or "", seat["seat"] + 1,
+                seat["name"], people.name(name_key(seat["name"])),
+                seat["score"], seat["place"], _yes_no(seat["winner"]) if outcome else "")])
+    return out.getvalue()
+
+
+# ----------------------------------------------------------------- import
+
+
+class _Refused(HistoryError):
+    pass
+
+
+def _fail(where: str, what: str):
+    raise _Refused(f"The file was not imported: {where}: {what}. Nothing was changed.")
+
+
+def _int(value, where, low=None, high=None, optional=False):
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        _fail(where, "a whole number is expected")
+    if (low is not None and value < low) or (high is not None and value > high):
+        _fail(where, f"{value} is out of range")
+    return value
+
+
+def _number(value, where, optional=False):
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        _fail(where, "a number is expected")
+    if not 0 <= value < 1e11:
+        _fail(where, f"{value} is out of range")
+    return value
+
+
+def _text(value, where, max_length, optional=False, pattern=None):
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        _fail(where, "text is expected")
+    if len(value) > max_length:
+        _fail(where, f"at most {max_length} characters")
+    if pattern and not re.fullmatch(pattern, value):
+        _fail(where, "unexpected characters")
+    return value
+
+
+def _bool(value, where, optional=False):
+    if value is None and optional:
+        return None
+    if not isinstance(value, bool):
+        _fail(where, "true or false is expected")
+    return value
+
+
+def _plain(value, where, depth=0):
+    """A small JSON value of text, numbers and nested objects or lists (options, params)."""
+    if depth > 3:
+        _fail(where, "nested too deeply")
+    if value is None or isinstance(value, (bool, str)):
+        if isinstance(value, str) and len(value) > 200:
+            _fail(where, "at most 200 characters")
+        return value
+    if isinstance(value, (int, float)):
+        if isinstance(value, float) and not math.isfinite(value):
+            _fail(where, "a number is expected")
+        return value
+    if isinstance(value, list):
+        if len(value) > 50:
+            _fail(where, "too many values")
+        return [_plain(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        if len(value) > 50:
+            _fail(where, "too many values")
+        return {_text(k, where, 40): _plain(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
+    _fail(where, "unexpected value")
+
+
+def _object(value, where, optional=False):
+    if value is None and optional:
+        return None
+    if not isinstance(value, dict):
+        _fail(where, "an object is expected")
+    return value
+
+
+def _list(value, where, max_items):
+    if not isinstance(value, list):
+        _fail(where, "a list is expected")
+    if len(value) > max_items:
+        _fail(where, f"at most {max_items} entries")
+    return value
+
+
+def _player_name(value, where):
+    name = _text(value, where, tables.NAME_MAX)
+    if not " ".join(name.split()):
+        _fail(where, "a name is empty")
+    return " ".join(name.split())
+
+
+def clean_outcome(raw, seat_count: int, where: str = "outcome") -> dict | None:
+    """Check an outcome's shape (a game's or an imported one); raise HistoryError."""
+    if raw is None:
+        return None
+    raw = _object(raw, where)
+    players = []
+    for i, p in enumerate(_list(raw.get("players"), f"{where}.players", 20)):
+        at = f"{where}.players[{i}]"
+        p = _object(p, at)
+        players.append({"seat": _int(p.get("seat"), f"{at}.seat", 0, seat_count - 1),
+                        "name": _player_name(p.get("name"), f"{at}.name"),
+                        "score": _int(p.get("score"), f"{at}.score", -10**6, 10**6, optional=True),
+                        "place": _int(p.get("place"), f"{at}.place", 1, 20, optional=True),
+                        "winner": _bool(p.get("winner"), f"{at}.winner")})
+    if len({p["seat"] for p in players}) != len(players):
+        _fail(f"{where}.players", "a seat appears twice")
+    by_round = raw.get("score_by_round")
+    if by_round is not None:
+        by_round = [[_int(v, f"{where}.score_by_round[{r}]", -10**6, 10**6)
+                     for v in _list(scores, f"{where}.score_by_round[{r}]", 20)]
+                    for r, scores in enumerate(_list(by_round, f"{where}.score_by_round", 200))]
+        if any(len(scores) != seat_count for scores in by_round):
+            _fail(f"{where}.score_by_round", "each round needs one score per player")
+    clean = {
+        "cooperative": _bool(raw.get("cooperative"), f"{where}.cooperative"),
+        "won": _bool(raw.get("won"), f"{where}.won", optional=True),
+        "level": _text(raw.get("level"), f"{where}.level", 60, optional=True),
+        "players": players,
+        "rounds": _int(raw.get("rounds"), f"{where}.rounds", 0, 1000, optional=True),
+        "score_by_round": by_round,
+    }
+    if "summary" in raw:
+        clean["summary"] = _text(raw.get("summary"), f"{where}.summary", 300, optional=True)
+    if clean["cooperative"] and clean["won"] is None:
+        _fail(f"{where}.won", "a co-operative game needs won true or false")
+    return clean
+
+
+def _clean_log(raw, where) -> list[dict]:
+    lines = []
+    for i, line in enumerate(_list(raw, where, 20000)):
+        at = f"{where}[{i}]"
+        line = _object(line, at)
+        params = line.get("params")
+        lines.append({"seq": _int(line.get("seq"), f"{at}.seq", 0, 10**9),
+                      "seat": _int(line.get("seat"), f"{at}.seat", 0, 19, optional=True),
+                      "action": _text(line.get("action"), f"{at}.action", 40),
+                      "params": None if params is None else _plain(_object(params, f"{at}.params"), f"{at}.params"),
+                      "text": _text(line.get("text"), f"{at}.text", 500),
+                      "at": _number(line.get("at"), f"{at}.at"),
+                      "round": _int(line.get("round"), f"{at}.round", 0, 1000, optional=True),
+                      "events": [_text(e, f"{at}.events[{j}]", 500)
+                                 for j, e in enumerate(_list(line.get("events", []), f"{at}.events", 20))]})
+    return lines
+
+
+def _clean_game(raw, where) -> tuple[dict, list[dict]]:
+    raw = _object(raw, where)
+    players = []
+    for i, p in enumerate(_list(raw.get("players"), f"{where}.players", 20)):
+        at = f"{where}.players[{i}]"
+        p = _object(p, at)
+        players.append({"seat": _int(p.get("seat"), f"{at}.seat", 0, 19),
+                        "name": _player_name(p.get("name"), f"{at}.name"),
+                        "score": _int(p.get("score"), f"{at}.score", -10**6, 10**6, optional=True),
+                        "place": _int(p.get("place"), f"{at}.place", 1, 20, optional=True),
+                        "winner": _bool(p.get("winner"), f"{at}.winner")})
+    if not players:
+        _fail(f"{where}.players", "a game needs at least one player")
+    if [p["seat"] for p in players] != list(range(len(players))):
+        _fail(f"{where}.players", "seats must be 0, 1, 2… in order")
+    status = _text(raw.get("status"), f"{where}.status", 20)
+    if status not in SHOWN:
+        _fail(f"{where}.status", "finished or unfinished expected")
+    outcome = clean_outcome(raw.get("outcome"), len(players), f"{where}.outcome")
+    if outcome is not None and status != FINISHED:
+        _fail(f"{where}.outcome", "an unfinished game has no result")
+    record = {
+        "uid": _text(raw.get("uid"), f"{where}.uid", 64, pattern=r"[A-Za-z0-9_-]+"),
+        "table_id": None, "table_version": None,
+        "code": _text(raw.get("code"), f"{where}.code", 12, pattern=r"[A-Z0-9]*"),
+        "game": _text(raw.get("game"), f"{where}.game", 40, pattern=r"[a-z0-9][a-z0-9-]*"),
+        "game_name": _text(raw.get("game_name"), f"{where}.game_name", 80),
+        "status": status,
+        "options": _plain(_object(raw.get("options"), f"{where}.options"), f"{where}.options"),
+        "asked_options": _plain(_object(raw.get("asked_options"), f"{where}.asked_options", optional=True),
+                                f"{where}.asked_options"),
+        "started_at": _number(raw.get("started_at"), f"{where}.started_at"),
+        "ended_at": _number(raw.get("ended_at"), f"{where}.ended_at"),
+        "duration": _number(raw.get("duration"), f"{where}.duration", optional=True),
+        "outcome": outcome,
+        "log": _clean_log(raw.get("log"), f"{where}.log"),
+    }
+    if not record["game_name"].strip():
+        _fail(f"{where}.game_name", "the game needs a name")
+    _outcome_columns(record)
+    seats = [dict(p, name_key=name_key(p["name"])) for p in players]
+    return record, seats
+
+
+def _no_constants(name):
+    raise _Refused(f"The file was not imported: it contains {name}, which is not a number. "
+                   "Nothing was changed.")
+
+
+def parse_import(raw: bytes) -> tuple[list, list]:
+    """Check a whole export file; return (games, merges) or raise HistoryError."""
+    if not raw:
+        raise _Refused("Choose a history file (.json) exported from Forest Table.")
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
+    except UnicodeDecodeError:
+        raise _Refused("The file was not imported: it is not a text file. Nothing was changed.") from None
+    except json.JSONDecodeError as exc:
+        raise _Refused(f"The file was not imported: it is not valid JSON (line {exc.lineno}, "
+                       f"column {exc.colno}). Nothing was changed.") from None
+    except RecursionError:
+        raise _Refused("The file was not imported: it is nested too deeply. Nothing was changed.") from None
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise _Refused("The file was not imported: it is not a Forest Table history export. "
+                       "Nothing was changed.")
+    if data.get("version") != EXPORT_VERSION:
+        raise _Refused(f"The file was not imported: it is of version {data.get('version')!r}; this "
+                       f"server reads version {EXPORT_VERSION}. Nothing was changed.")
+    games = [_clean_game(g, f"games[{i}]") for i, g in enumerate(_list(data.get("games"), "games", 10000))]
+    merges = []
+    for i, m in enumerate(_list(data.get("merges", []), "merges", 1000)):
+        m = _object(m, f"merges[{i}]")
+        alias = _player_name(m.get("alias"), f"merges[{i}].alias")
+        person = _player_name(m.get("person"), f"merges[{i}].person")
+        if name_key(alias) == name_key(person):
+            _fail(f"merges[{i}]", "a name cannot be merged with itself")
+        merges.append((alias, person))
+    return games, merges
+
+
+def import_file(conn, raw: bytes, at: float) -> dict:
+    """Import an export file in one transaction: all or nothing; known games are skipped."""
+    games, merges = parse_import(raw)
+    added = skipped = merged = 0
+    with store.Transaction(conn):
+        for record, seats in games:
+            if store.played_uid_exists(conn, record["uid"]):
+                skipped += 1
+                continue
+            store.save_played(conn, record, seats)
+            added += 1
+        people = People(conn)
+        for alias, person in merges:
+            alias_key, person_key = name_key(alias), name_key(person)
+            if alias_key in people.edges or people.resolve(person_key) == alias_key:
+                continue  # this server already decided about that spelling
+            store.add_merge(conn, alias_key, alias, person_key, person, at)
+            people.edges[alias_key] = person_key
+            merged += 1
+    return {"added": added, "skipped": skipped, "merges": merged}

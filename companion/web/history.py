@@ -1,0 +1,296 @@
+"""History pages: past games, one game's replay, player stats, rematch, export and import."""
+
+from __future__ import annotations
+
+import time
+
+import click
+from flask.cli import with_appcontext
+from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, jsonify,
+                   redirect, render_template, request, url_for)
+
+from .. import charts, history, tables
+from ..db import get_db
+from ..games import get_game
+from . import phone
+from .limits import code_lookup
+
+bp = Blueprint("history", __name__)
+api_bp = Blueprint("history_api", __name__, url_prefix="/api/history")
+
+
+def archive_due() -> dict:
+    """Record finished tables and archive abandoned ones, now (no background thread)."""
+    return history.sync(get_db(), history.now(), current_app.config["ABANDON_AFTER_HOURS"])
+
+
+@bp.before_app_request
+def archive_on_home():
+    # The home page is where people arrive: abandoned tables are archived then.
+    if request.endpoint == "pages.home" and request.method == "GET":
+        archive_due()
+
+
+def _text_arg(name: str, max_length: int = 40) -> str | None:
+    value = request.args.get(name, "")
+    value = " ".join(value.split())[:max_length]
+    return value or None
+
+
+def _page_arg() -> int:
+    raw = request.args.get("page", "")
+    return int(raw) if raw.isdigit() and len(raw) < 6 else 0
+
+
+def _notice():
+    messages = get_flashed_messages(with_categories=True)
+    return messages[-1] if messages else None
+
+
+@bp.get("/history")
+def index():
+    archive_due()
+    conn = get_db()
+    game, player = _text_arg("game"), _text_arg("player")
+    people = history.People(conn)
+    found = history.listing(conn, game, player, _page_arg())
+    return render_template("history/list.html", found=found, games=history.games_in_history(conn),
+                           people=people.everyone(), game=game, player=player, notice=_notice())
+
+
+@bp.get("/history/<int:played_id>")
+def game_page(played_id):
+    record = history.entry(get_db(), played_id)
+    if record is None:
+        abort(404)
+    chart = None
+    outcome = record["outcome"]
+    if outcome and outcome.get("score_by_round") and len(outcome["score_by_round"]) > 1:
+        chart = charts.line_chart(
+            [{"label": s["name"], "values": [r[s["seat"]] for r in outcome["score_by_round"]]}
+             for s in record["seats"]],
+            [str(i + 1) for i in range(len(outcome["score_by_round"]))],
+            f"Score after each round: {', '.join(s['name'] for s in record['seats'])}", "round")
+    return render_template("history/game.html", g=record, chart=chart, legend_mark=charts.legend_mark,
+                           notice=_notice())
+
+
+@bp.post("/history/<int:played_id>/rematch")
+def rematch(played_id):
+    try:
+        code, host = history.rematch(get_db(), played_id)
+    except history.HistoryError as exc:
+        if history.entry(get_db(), played_id) is None:
+            abort(404)
+        flash(exc.message, "error")
+        return redirect(url_for("history.game_page", played_id=played_id), code=303)
+    phone.set_host_token(code, host)
+    return redirect(url_for("pages.join_table", code=code, created=1), code=303)
+
+
+@bp.post("/t/<code>/rematch")
+@code_lookup
+def table_rematch(code):
+    table = tables.load(get_db(), code)
+    game = get_game(table.game)
+    if not tables.is_over(game, table.snapshot):
+        flash("The game is not over yet: a rematch starts once it has ended.")
+        return redirect(url_for("pages.table_page", code=table.code), code=303)
+    archive_due()
+    played_id = history.played_id_of_table(get_db(), table.code)
+    if played_id is None:
+        abort(404)
+    return rematch(played_id)
+
+
+@bp.get("/history/table/<code>")
+@code_lookup
+def table_entry(code):
+    archive_due()
+    table = tables.load(get_db(), code)
+    played_id = history.played_id_of_table(get_db(), table.code)
+    if played_id is None:
+        flash("That table's game is still going on: it joins the history when it ends.", "info")
+        return redirect(url_for("history.index"))
+    return redirect(url_for("history.game_page", played_id=played_id))
+
+
+def _stats_context(game):
+    conn = get_db()
+    data = history.stats(conn, game)
+    wins = data["wins_over_time"]
+    chart = None
+    if wins["series"] and len(wins["dates"]) > 1:
+        labels = [time.strftime("%d %b", time.localtime(at)) for at in wins["dates"]]
+        chart = charts.line_chart(wins["series"], labels,
+                                  "Wins so far, game after game: "
+                                  + ", ".join(s["label"] for s in wins["series"]), "games")
+    return data, chart
+
+
+@bp.get("/history/stats")
+def stats_page():
+    archive_due()
+    conn = get_db()
+    game = _text_arg("game")
+    data, chart = _stats_context(game)
+    people = history.People(conn)
+    merges = [dict(m, person_name=people.name(m["person_key"])) for m in people.merges]
+    return render_template("history/stats.html", s=data, chart=chart, legend_mark=charts.legend_mark,
+                           games=history.games_in_history(conn), game=game, merges=merges,
+                           spellings=people.spellings, notice=_notice())
+
+
+@bp.post("/history/names/merge")
+def merge():
+    try:
+        said = history.merge_names(get_db(), request.form.get("alias"), request.form.get("person"),
+                                   history.now())
+    except history.HistoryError as exc:
+        flash(exc.message, "error")
+    else:
+        flash(said, "info")
+    return redirect(url_for("history.stats_page") + "#names", code=303)
+
+
+@bp.post("/history/names/undo")
+def unmerge():
+    try:
+        said = history.undo_merge(get_db(), request.form.get("alias"))
+    except history.HistoryError as exc:
+        flash(exc.message, "error")
+    else:
+        flash(said, "info")
+    return redirect(url_for("history.stats_page") + "#names", code=303)
+
+
+@bp.get("/history/transfer")
+def transfer():
+    return render_template("history/transfer.html", notice=_notice(), limit_mb=history.IMPORT_MAX_BYTES // 2**20,
+                           columns=history.CSV_COLUMNS)
+
+
+def _download(body: str, mimetype: str, filename: str) -> Response:
+    response = Response(body, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/history/export.json")
+def export_json():
+    archive_due()
+    return _download(history.export_json(get_db()), "application/json", "forest-table-history.json")
+
+
+@bp.get("/history/export.csv")
+def export_csv():
+    archive_due()
+    return _download(history.export_csv(get_db()), "text/csv", "forest-table-history.csv")
+
+
+def _import_body() -> bytes:
+    """The uploaded file (a form) or the raw body (the API): both bounded to IMPORT_MAX_BYTES."""
+    request.max_content_length = history.IMPORT_MAX_BYTES
+    upload = request.files.get("file")
+    if upload is not None:
+        return upload.read(history.IMPORT_MAX_BYTES + 1)
+    if request.mimetype == "application/json":
+        return request.get_data(cache=False)
+    return b""
+
+
+@bp.post("/history/import")
+def import_history():
+    try:
+        raw = _import_body()
+        if len(raw) > history.IMPORT_MAX_BYTES:
+            raise history.HistoryError("The file is larger than 5 MB: it was not imported.")
+        done = history.import_file(get_db(), raw, history.now())
+    except history.HistoryError as exc:
+        return render_template("history/transfer.html", notice=("error", exc.message),
+                               limit_mb=history.IMPORT_MAX_BYTES // 2**20,
+                               columns=history.CSV_COLUMNS), 400
+    flash(_imported_sentence(done), "info")
+    return redirect(url_for("history.index"), code=303)
+
+
+def _imported_sentence(done: dict) -> str:
+    text = f"Imported {done['added']} game{'s' if done['added'] != 1 else ''}"
+    if done["skipped"]:
+        text += f"; {done['skipped']} already here, skipped"
+    if done["merges"]:
+        text += f"; {done['merges']} name merge{'s' if done['merges'] != 1 else ''} added"
+    return text + "."
+
+
+# ----------------------------------------------------------------- JSON API
+
+
+@api_bp.get("")
+def api_list():
+    archive_due()
+    found = history.listing(get_db(), _text_arg("game"), _text_arg("player"), _page_arg())
+    for row in found["games"]:
+        row.pop("table_id", None)
+    return jsonify(found)
+
+
+@api_bp.get("/<int:played_id>")
+def api_game(played_id):
+    record = history.entry(get_db(), played_id)
+    if record is None:
+        return jsonify({"error": "That game is not in the history."}), 404
+    for key in ("table_id", "table_version", "rounds_log"):
+        record.pop(key, None)
+    return jsonify(record)
+
+
+@api_bp.get("/stats")
+def api_stats():
+    archive_due()
+    data = history.stats(get_db(), _text_arg("game"))
+    return jsonify(data)
+
+
+@api_bp.post("/import")
+def api_import():
+    try:
+        raw = _import_body()
+        if len(raw) > history.IMPORT_MAX_BYTES:
+            raise history.HistoryError("The file is larger than 5 MB: it was not imported.")
+        done = history.import_file(get_db(), raw, history.now())
+    except history.HistoryError as exc:
+        return jsonify({"error": exc.message}), 400
+    return jsonify(done)
+
+
+@click.command("archive-tables")
+@with_appcontext
+def archive_command() -> None:
+    """Record finished tables and archive those abandoned for ABANDON_AFTER_HOURS."""
+    done = archive_due()
+    click.echo(f"Recorded {done['finished']} finished, archived {done['unfinished']} abandoned.")
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    app.register_blueprint(api_bp)
+    app.cli.add_command(archive_command)
+
+    @app.template_filter("when")
+    def when(at):
+        return time.strftime("%a %d %b %Y, %H:%M", time.localtime(at)) if at else ""
+
+    @app.template_filter("duration")
+    def duration(seconds):
+        """Playing time in words: "48 min", "1 h 05 min"."""
+        if seconds is None:
+            return ""
+        minutes = max(1, round(seconds / 60))
+        hours, minutes = divmod(minutes, 60)
+        return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+    @app.template_filter("percent")
+    def percent(rate):
+        return "–" if rate is None else f"{rate}%"

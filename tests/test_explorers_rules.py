@@ -540,6 +540,11 @@ def test_defeating_the_boss_wins_and_the_result_says_rounds_threat_and_monsters(
     assert result["outcome"] == "won" and result["rounds"] == 2 and result["threat"] == 2
     assert result["monsters"] == 4
     assert "Grimnor" in result["reason"]
+    # The history records a team win at the chosen Thorns card, for every player.
+    record = ex.outcome(state)
+    assert record["cooperative"] and record["won"] and record["rounds"] == 2
+    assert record["level"] == "Regular Thorns" and all(p["winner"] for p in record["players"])
+    assert ex.outcome(reveal(to_adventure(play_round(new_game(2))))) is None
 
 
 def test_describe_every_action_in_words():

@@ -388,6 +388,11 @@ def test_losing_on_a_forest_card_or_at_the_final_battle():
     lost = act(at_final, "fail", card=8)
     assert lost["result"] == "lost" and "Queen wins" in lost["events"][0]
     assert "Queen waits" in refused(state, "beat_queen")
+    # The history records a team loss at this level; a game still going has no result.
+    record = mf.outcome(lost)
+    assert record["cooperative"] and record["won"] is False and record["level"] == "Standard"
+    assert not any(p["winner"] for p in record["players"]) and "card 8" in record["summary"]
+    assert mf.outcome(state) is None
 
 
 def test_the_guess_variant_lays_the_guess_then_reveals_right_or_wrong():

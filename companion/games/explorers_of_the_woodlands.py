@@ -1087,3 +1087,21 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         return f"{who} set {label}s defeated to {params.get('count')}"
     spec = ACTIONS.get(action)
     return f"{who}: {spec.label if spec else action}"
+
+
+def outcome(state: dict) -> dict | None:
+    """The team's result for the history: won or lost, at which Thorns card."""
+    result = state.get("result")
+    if state["phase"] != PHASE_OVER or not result:
+        return None
+    won = result["outcome"] == "won"
+    return {
+        "cooperative": True,
+        "won": won,
+        "level": f"{THORNS_LABELS[state['thorns_card']]} Thorns",
+        "players": [{"seat": seat, "name": name, "score": None, "place": None, "winner": won}
+                    for seat, name in enumerate(state["players"])],
+        "rounds": result["rounds"],
+        "score_by_round": None,
+        "summary": ("Victory! " if won else "Defeat. ") + result["reason"],
+    }

@@ -921,3 +921,22 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         return f"{who}: card {_as_int(params.get('card'))} could not be covered"
     spec = ACTIONS.get(action)
     return f"{who}: {spec.label if spec else action}"
+
+
+def outcome(state: dict) -> dict | None:
+    """The family's result for the history: won or lost, at which difficulty level."""
+    if state["phase"] != "over" or state["result"] is None:
+        return None
+    won = state["result"] == "won"
+    return {
+        "cooperative": True,
+        "won": won,
+        "level": level_label(state["level"]),
+        "players": [{"seat": seat, "name": name, "score": None, "place": None, "winner": won}
+                    for seat, name in enumerate(state["players"])],
+        "rounds": 1,
+        "score_by_round": None,
+        "summary": (f"Jonas beat the Queen of the Draconia at {level_label(state['level'])}." if won
+                    else f"The expedition stopped at card {state['ended_at_card']}, "
+                         f"{level_label(state['level'])}."),
+    }

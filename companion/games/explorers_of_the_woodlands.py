@@ -1210,7 +1210,7 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         label = _label(campaign_rules.COUNTER_LABELS, params.get("counter"), "a chapter counter")
         return f"{who} set {label} to {params.get('value')}"
     if action == "concoct":
-        return f"{who} concocted a potion with {hero}"
+        return f"{who} made a potion with {hero}"
     if action == "energy_well":
         return f"{who} brought every Hero to the Energy Well"
     if action == "take_pile":

@@ -49,7 +49,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     Htmx(app)
 
     from . import db, live
-    from .web import api, assets, errors, limits, pages
+    from .web import api, assets, campaigns, errors, limits, pages
 
     db.init_app(app)
     live.init_app(app)
@@ -58,4 +58,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(assets.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(campaigns.bp)
     return app

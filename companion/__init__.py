@@ -50,7 +50,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     Htmx(app)
 
     from . import db, live
-    from .web import api, assets, errors, history, limits, pages
+    from .web import api, assets, campaigns, errors, history, limits, pages
 
     db.init_app(app)
     live.init_app(app)
@@ -60,4 +60,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     history.init_app(app)
+    app.register_blueprint(campaigns.bp)
     return app

@@ -88,6 +88,22 @@ CREATE TABLE IF NOT EXISTS name_merge (
     person TEXT NOT NULL,
     created_at REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS campaign (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    name TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS campaign_name ON campaign (game, name COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS campaign_event (
+    campaign_id INTEGER NOT NULL REFERENCES campaign(id),
+    seq INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (campaign_id, seq)
+);
 """
 
 
@@ -412,3 +428,68 @@ def add_merge(conn, alias_key: str, alias: str, person_key: str, person: str, at
 
 def delete_merge(conn, alias_key: str) -> bool:
     return conn.execute("DELETE FROM name_merge WHERE alias_key = ?", (alias_key,)).rowcount > 0
+
+
+# ----------------------------------------------------------------- campaigns
+
+
+@dataclass
+class CampaignRow:
+    id: int
+    game: str
+    name: str
+    state: dict
+    created_at: float
+    updated_at: float
+
+
+def _campaign(row: sqlite3.Row | None) -> CampaignRow | None:
+    if row is None:
+        return None
+    return CampaignRow(id=row["id"], game=row["game"], name=row["name"],
+                       state=json.loads(row["state"]), created_at=row["created_at"],
+                       updated_at=row["updated_at"])
+
+
+def campaign_name_taken(conn, game: str, name: str) -> bool:
+    return conn.execute("SELECT 1 FROM campaign WHERE game = ? AND name = ? COLLATE NOCASE",
+                        (game, name)).fetchone() is not None
+
+
+def insert_campaign(conn, game: str, name: str, state: dict) -> int:
+    now = time.time()
+    cur = conn.execute("INSERT INTO campaign (game, name, state, created_at, updated_at)"
+                       " VALUES (?, ?, ?, ?, ?)", (game, name, json.dumps(state), now, now))
+    return cur.lastrowid
+
+
+def get_campaign(conn, campaign_id: int) -> CampaignRow | None:
+    return _campaign(conn.execute("SELECT * FROM campaign WHERE id = ?",
+                                  (campaign_id,)).fetchone())
+
+
+def list_campaigns(conn, game: str) -> list[CampaignRow]:
+    rows = conn.execute("SELECT * FROM campaign WHERE game = ? ORDER BY updated_at DESC",
+                        (game,)).fetchall()
+    return [_campaign(row) for row in rows]
+
+
+def save_campaign(conn, campaign_id: int, state: dict) -> None:
+    conn.execute("UPDATE campaign SET state = ?, updated_at = ? WHERE id = ?",
+                 (json.dumps(state), time.time(), campaign_id))
+
+
+def add_campaign_events(conn, campaign_id: int, texts: list[str]) -> None:
+    row = conn.execute("SELECT COALESCE(MAX(seq), 0) AS last FROM campaign_event"
+                       " WHERE campaign_id = ?", (campaign_id,)).fetchone()
+    now = time.time()
+    conn.executemany("INSERT INTO campaign_event (campaign_id, seq, text, created_at)"
+                     " VALUES (?, ?, ?, ?)",
+                     [(campaign_id, row["last"] + i + 1, text, now)
+                      for i, text in enumerate(texts)])
+
+
+def campaign_events(conn, campaign_id: int) -> list[sqlite3.Row]:
+    """The campaign's history, newest first."""
+    return conn.execute("SELECT seq, text, created_at FROM campaign_event WHERE campaign_id = ?"
+                        " ORDER BY seq DESC", (campaign_id,)).fetchall()

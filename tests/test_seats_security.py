@@ -132,7 +132,7 @@ def test_freed_seat_token_stops_working(client, make_client):
 
 def _write_routes(app, code):
     """Every route that accepts a write, filled in with real values."""
-    fills = {"code": code, "seat": "1", "game_id": "tiny", "played_id": "1"}
+    fills = {"code": code, "seat": "1", "game_id": "tiny", "played_id": "1", "campaign_id": "1"}
     for rule in app.url_map.iter_rules():
         methods = rule.methods & {"POST", "PUT", "PATCH", "DELETE"}
         if not methods:

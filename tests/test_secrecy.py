@@ -61,7 +61,7 @@ def get_urls(app, code, n_seats):
         if "GET" not in rule.methods:
             continue
         fills = {"code": [code], "game_id": ["wicked-forest"], "name": ["htmx.min.js", "sse.min.js"],
-                 "filename": list(STATIC_FILES), "played_id": ["1"]}
+                 "filename": list(STATIC_FILES), "played_id": ["1"], "campaign_id": ["1"]}
         unknown = set(rule.arguments) - set(fills)
         assert not unknown, f"no value to fill {unknown} in {rule.rule}: add one"
         urls = [rule.rule]

@@ -26,6 +26,9 @@ Rulings where the rulebook leaves a gap:
   changes them at any moment without touching orbs.
 - The Enraged Monsters card makes every Monster type Enraged (`enraged_types`, the same list a
   campaign fills one type at a time).
+- Campaign Mode: a table created with `campaign_start` plays one chapter of a campaign
+  (`state["chapter"]`, its counters in `state["quest"]`); the chapter rules live in
+  explorers_campaign.py. No chapter is won by a Boss alone: each has its own goal.
 """
 
 from __future__ import annotations
@@ -126,6 +129,9 @@ OPTIONS = (
 )
 
 _HERO = Param("hero", "choice", label="Hero", choices=HEROES)
+CAMPAIGN_COUNTERS = ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions",
+                     "campfire_monsters", "markers_carried", "markers_lost", "campsites_found",
+                     "campsites_empty", "corrupted", "totems", "bosses_left")
 # Wide ranges on purpose: an out-of-range value is refused by the rules with the rulebook's words.
 _HP = Param("hp", "int", label="HP", min=-99, max=99)
 _ORBS = Param("orbs", "int", label="Orbs", min=-99, max=99)
@@ -179,6 +185,22 @@ ACTIONS: dict[str, ActionSpec] = {
     "tally": ActionSpec("tally", (Param("kind", "choice", label="Monster", choices=MONSTERS),
                                   Param("count", "int", label="Defeated", min=0, max=99)),
                         label="Monsters defeated"),
+    # Campaign chapters (explorers_campaign.py): refused on a classic table.
+    "quest": ActionSpec("quest", (Param("counter", "choice", label="Counter",
+                                        choices=CAMPAIGN_COUNTERS),
+                                  Param("value", "int", label="Count", min=-99, max=99)),
+                        label="Chapter counter"),
+    "concoct": ActionSpec("concoct", (_HERO,), label="Concoct a potion"),
+    "energy_well": ActionSpec("energy_well", (Param("marker_orbs", "int", label="Orbs on the Orb "
+                                                    "markers", min=0, max=40, default=0),),
+                              label="Every Hero on the Energy Well"),
+    "well_overrun": ActionSpec("well_overrun", (), label="A Monster is on the Energy Well"),
+    "take_pile": ActionSpec("take_pile", (_HERO, Param("pile", "int", label="Loot pile", min=0,
+                                                       max=3)),
+                            label="Recover a Loot pile"),
+    "burn_pile": ActionSpec("burn_pile", (Param("pile", "int", label="Loot pile", min=0, max=3),),
+                            label="The deserted campsite burns a pile"),
+    "claim_victory": ActionSpec("claim_victory", (), label="End the chapter: victory"),
 }
 
 # The result screen stays correctable for what it shows.
@@ -330,10 +352,16 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
             raise Rejected(f"{hero_label(hero)} is chosen twice: each Hero plays at most once.")
     free = [hero for hero in HEROES if hero not in chosen]
     heroes = [hero if hero else free.pop(0) for hero in wanted]
-    return {"first_player": first, "heroes": heroes, "thorns": values["thorns"],
-            "enraged_monsters": values["enraged_monsters"],
-            "enraged_bosses": values["enraged_bosses"], "inn": values["inn"],
-            "lairs": values["lairs"]}
+    options = {"first_player": first, "heroes": heroes, "thorns": values["thorns"],
+               "enraged_monsters": values["enraged_monsters"],
+               "enraged_bosses": values["enraged_bosses"], "inn": values["inn"],
+               "lairs": values["lairs"]}
+    if isinstance(raw, dict) and raw.get("campaign_start") is not None:
+        start = campaign_rules.check_start(raw["campaign_start"], heroes)
+        # A chapter's Enraged types come from the campaign, one at a time, not from the card.
+        options.update(campaign_start=start, campaign=start["campaign"],
+                       chapter=start["chapter"], enraged_monsters=False, inn=False)
+    return options
 
 
 def _check_options(players: list[str], options: dict) -> None:
@@ -386,12 +414,40 @@ def setup(players: list[str], options: dict) -> dict:
         "result": None,
         "events": [],
     }
+    start = options.get("campaign_start")
+    if start:
+        _start_chapter(state, start)
+        if campaign_rules.has_growth(state["chapter"]):
+            _continue_growth(state)
+        else:
+            state["growth_done"] = len(state["heroes"])
+            _start_adventure(state)
+        return state
     _continue_growth(state)
     return state
 
 
+def _start_chapter(state: dict, start: dict) -> None:
+    """A campaign chapter: the Heroes as the campaign left them, the chapter's own counters."""
+    campaign_rules.check_start(start, [hero["id"] for hero in state["heroes"]])
+    state["campaign"] = start["campaign"]
+    state["chapter"] = start["chapter"]
+    for hero in state["heroes"]:
+        carried = start["carry"][hero["id"]]
+        hero.update(hp=carried["hp"], orbs=carried["orbs"], powers=carried["powers"],
+                    loot=list(carried["loot"]))
+    state["enraged_types"] = list(start["enraged"])
+    state["stack_total"] = state["stack"] = campaign_rules.chapter_stack(state["chapter"])
+    state["quest"] = campaign_rules.quest_start(start, len(state["heroes"]))
+    state["events"].append(f"Chapter {state['chapter']} · "
+                           f"{campaign_rules.CHAPTER_TITLES[state['chapter']]}: "
+                           f"{campaign_rules.CHAPTER_GOALS[state['chapter']]}")
+
+
 def setup_checklist(state: dict) -> list[str]:
     """The setup steps for this table's choices, in the rulebook's order."""
+    if state.get("chapter"):
+        return campaign_rules.chapter_checklist(state)
     players = state["players"]
     owned = {}
     for hero in state["heroes"]:
@@ -488,7 +544,9 @@ def _continue_growth(state: dict) -> None:
     """After a tile (or at the start of Phase 1): the next placer, or on to the Adventure."""
     due = state["growth_done"] < len(state["heroes"])
     if due and state["stack"] == 0:
-        if not state["boss"]["revealed"]:
+        if not campaign_rules.has_boss_tile(state.get("chapter")):
+            state["events"].append("The Forest stack is empty: no more tiles to place.")
+        elif not state["boss"]["revealed"]:
             _reveal_boss_now(state, "The Forest stack is empty and a tile must be added: the Boss "
                                     "is revealed! Put the blue cube on the first space of its "
                                     "threat track, then name the Boss on a phone.")
@@ -694,11 +752,17 @@ def _end_round(state: dict, params: dict, seat: int) -> None:
     _threat_up(state, f"end of round {state['round']}")
     if state["phase"] == PHASE_OVER:
         return
+    if state.get("chapter"):
+        campaign_rules.after_round(state, state["round"])
     state["round"] += 1
     state["phase"] = PHASE_GROWTH
     state["growth_done"] = 0
     state["xylia_extra_used"] = False
     state["turn"] = 0
+    if state.get("chapter") and not campaign_rules.has_growth(state["chapter"]):
+        state["growth_done"] = len(state["heroes"])
+        _start_adventure(state)
+        return
     _continue_growth(state)
 
 
@@ -848,6 +912,8 @@ def _first_aid(state: dict, params: dict, seat: int) -> None:
 
 def _reveal_boss(state: dict, params: dict, seat: int) -> None:
     boss = state["boss"]
+    if not campaign_rules.has_boss_tile(state.get("chapter")):
+        raise Rejected(f"There is no Boss in chapter {state['chapter']}.")
     if boss["key"]:
         raise Rejected(f"The Boss is already revealed: {boss['name']}.")
     key = params["boss"]
@@ -859,6 +925,8 @@ def _reveal_boss(state: dict, params: dict, seat: int) -> None:
     state["events"].append(f"The Boss is {name}: threat {boss['threat']} of {boss['track']}.")
     if state["enraged_bosses"] and key in ENRAGED_BOSS_ALWAYS:
         state["events"].append(ENRAGED_BOSS_ALWAYS[key])
+    if state.get("chapter") == 5:
+        campaign_rules.boss_found(state)
     _check_track(state)
 
 
@@ -886,6 +954,9 @@ def _defeat_boss(state: dict, params: dict, seat: int) -> None:
     if not boss["revealed"]:
         raise Rejected("The Boss is not revealed yet: find its tile first.")
     boss["defeated"] = True
+    if state.get("chapter"):
+        campaign_rules.boss_defeated(state)
+        return
     _finish(state, "won", f"{boss['name'] or 'The Boss'} is defeated: the Woodlands are saved!")
 
 
@@ -902,6 +973,48 @@ def _set_stack(state: dict, params: dict, seat: int) -> None:
 
 def _tally(state: dict, params: dict, seat: int) -> None:
     state["monsters"][params["kind"]] = params["count"]
+    if state.get("chapter") == 3 and state["phase"] != PHASE_OVER:
+        campaign_rules.check_chapter_3(state)
+
+
+def _need_campaign(state: dict) -> None:
+    if not state.get("chapter"):
+        raise Rejected("That belongs to a campaign chapter; this is a classic game.")
+
+
+def _quest(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.set_counter(state, params["counter"], params["value"])
+
+
+def _concoct(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.concoct(state, params["hero"])
+
+
+def _energy_well(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.energy_well(state, params["marker_orbs"])
+
+
+def _well_overrun(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.well_overrun(state)
+
+
+def _take_pile(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.take_pile(state, params["hero"], params["pile"])
+
+
+def _burn_pile(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.burn_pile(state, params["pile"])
+
+
+def _claim_victory(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.claim_victory(state)
 
 
 _HANDLERS = {
@@ -925,6 +1038,13 @@ _HANDLERS = {
     "defeat_boss": _defeat_boss,
     "set_stack": _set_stack,
     "tally": _tally,
+    "quest": _quest,
+    "concoct": _concoct,
+    "energy_well": _energy_well,
+    "well_overrun": _well_overrun,
+    "take_pile": _take_pile,
+    "burn_pile": _burn_pile,
+    "claim_victory": _claim_victory,
 }
 
 
@@ -1013,6 +1133,7 @@ def view(state: dict, seat: int | None) -> dict:
         "result": result,
         "game_over": state["phase"] == PHASE_OVER,
         "setup_checklist": setup_checklist(state),
+        "chapter": campaign_rules.quest_view(state),
         "events": list(state["events"]),
     }
 
@@ -1085,20 +1206,43 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     if action == "tally":
         label = _label(MONSTER_LABELS, params.get("kind"), "Monster")
         return f"{who} set {label}s defeated to {params.get('count')}"
+    if action == "quest":
+        label = _label(campaign_rules.COUNTER_LABELS, params.get("counter"), "a chapter counter")
+        return f"{who} set {label} to {params.get('value')}"
+    if action == "concoct":
+        return f"{who} made a potion with {hero}"
+    if action == "energy_well":
+        return f"{who} brought every Hero to the Energy Well"
+    if action == "take_pile":
+        pile = params.get("pile")
+        number = pile + 1 if isinstance(pile, int) and not isinstance(pile, bool) else "?"
+        return f"{who} recovered Loot pile {number} for {hero}"
+    if action == "burn_pile":
+        return f"{who} logged a Loot pile burnt at the deserted campsite"
+    if action == "well_overrun":
+        return f"{who} saw a Monster on the Energy Well at the end of the round"
+    if action == "claim_victory":
+        return f"{who} ended the chapter with the equipment recovered"
     spec = ACTIONS.get(action)
     return f"{who}: {spec.label if spec else action}"
 
 
+from . import explorers_campaign as campaign_rules  # noqa: E402  (the chapters use this module)
+
+
 def outcome(state: dict) -> dict | None:
-    """The team's result for the history: won or lost, at which Thorns card."""
+    """The team's result for the history: won or lost, at which chapter or Thorns card."""
     result = state.get("result")
     if state["phase"] != PHASE_OVER or not result:
         return None
     won = result["outcome"] == "won"
+    chapter = state.get("chapter")
+    level = (f"Chapter {chapter} · {campaign_rules.CHAPTER_TITLES[chapter]}" if chapter
+             else f"{THORNS_LABELS[state['thorns_card']]} Thorns")
     return {
         "cooperative": True,
         "won": won,
-        "level": f"{THORNS_LABELS[state['thorns_card']]} Thorns",
+        "level": level,
         "players": [{"seat": seat, "name": name, "score": None, "place": None, "winner": won}
                     for seat, name in enumerate(state["players"])],
         "rounds": result["rounds"],

@@ -1,0 +1,890 @@
+"""Explorers of the Woodlands, Campaign Mode: the five chapters and the campaign record.
+
+Pure rules, no I/O. Two halves:
+- the chapter rules played on an Explorers table (`state["chapter"]`, counters in
+  `state["quest"]`), called from the game module's actions;
+- the campaign record carried from one evening to the next: Heroes and their seats, unlocked
+  Powers and Loot, Enraged Monster types, each chapter's attempts and result, the state each
+  chapter starts from, and The Forest Awakens draws.
+
+Rulings where the rulebook leaves a gap:
+- Chapter targets "by player count" count Heroes: a solo player runs two Heroes and plays as
+  two players (15 orbs in chapter 2, 10 Monsters in chapter 3).
+- Chapter 1: the rulebook does not name the three mushroom colours; the phones call them
+  colour A, B and C. Ingredients are counted for the whole party; who carries which marker
+  stays on the table. The 2 orbs of a potion are paid by the Hero who concocts it.
+- Chapter 2: the Orb markers' own orbs count at the Energy Well with the Heroes' orbs; the
+  orbs needed are taken from the Orb markers first, then from the Heroes in turn order.
+- Chapters 3 and 4 are played on a fixed layout: there is no Forest Growth phase, every round
+  is an Adventure phase.
+- Chapter 4: the Loot piles are dealt by the app (the cards are named on the phones). A Hero
+  recovering a pile equips what fits in their 3 slots; the rest stays in the pile for another
+  Hero. A burnt camp keeps the pile's first card: the piles were shuffled when dealt.
+- Chapter 5: at least one Boss must have been found and every Boss found defeated ("no bosses
+  remain in the forest"); the Corruption reserve holds the 10 markers not on a tile, so 10
+  corrupted tiles and an empty reserve are the same defeat.
+- The Forest Awakens after a won chapter; a lost chapter Enrages nothing.
+- Once every Monster type is Enraged, The Forest Awakens has nothing left to Enrage.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+from . import explorers_of_the_woodlands as game
+from .base import Rejected
+
+CHAPTERS = (1, 2, 3, 4, 5)
+CHAPTER_TITLES = {1: "Mushrooms for the Elder", 2: "Tree of Life (part 1)",
+                  3: "Tree of Life (part 2)", 4: "Footsteps in the Night", 5: "Corruption"}
+CHAPTER_GOALS = {
+    1: "Collect the ingredients, concoct 2 potions at the Campfire, then defeat the Monsters "
+       "that ambush the Campfire.",
+    2: "Bring the orbs to the Energy Well: every Hero on the Well with enough orbs.",
+    3: "Defend the Energy Well: defeat 1 Boss and enough Monsters (Spirits do not count).",
+    4: "Recover your equipment: 3 revealed campsites empty of Monsters at the same time.",
+    5: "Activate the 4 purification totems and defeat every Boss in the forest.",
+}
+
+MUSHROOM_COLOURS = ("mushroom_a", "mushroom_b", "mushroom_c")
+MUSHROOMS_TOTAL = 6
+VIALS_TOTAL = 2
+POTIONS_NEEDED = 2
+POTION_ORBS = 2
+ORB_MARKERS = 4
+ORBS_NEEDED = {2: 15, 3: 16, 4: 18}
+MONSTERS_NEEDED = {2: 10, 3: 12, 4: 15}
+CAMPSITES = 4
+CAMPSITES_NEEDED = 3
+LOOT_PILES = 4
+EXTRA_LOOT = "Extra Loot card (draw one)"
+CORRUPTION_MARKERS = 10
+TOTEMS = 4
+
+# Chapter 3: what the Monsters do at the end of each round.
+SPAWN_TABLE = {
+    1: "The Monsters advance 1 tile toward the Energy Well.",
+    2: "The Monsters advance 2 tiles toward the Energy Well.",
+    3: "Put 2 Monsters on each tile containing a Rune.",
+    4: "The Monsters advance 2 tiles toward the Energy Well.",
+    5: "Put 1 Boss card on the Boss tile if there isn't one there already, and reveal it.",
+    6: "Put 1 Monster on each tile containing a Rune.",
+    7: "The Monsters advance 1 tile toward the Energy Well.",
+}
+SPAWN_LATER = ("The Monsters advance 1 tile toward the Energy Well. Then put 1 Monster on each "
+               "tile containing a Rune.")
+
+COUNTER_LABELS = {
+    "mushroom_a": "Mushrooms, colour A", "mushroom_b": "Mushrooms, colour B",
+    "mushroom_c": "Mushrooms, colour C", "vials": "Empty vials", "potions": "Potions concocted",
+    "campfire_monsters": "Monsters on the Campfire",
+    "markers_carried": "Orb markers carried by Monsters", "markers_lost": "Orb markers lost",
+    "campsites_found": "Campsites revealed", "campsites_empty": "Revealed campsites empty",
+    "corrupted": "Corrupted Forest tiles", "totems": "Totems activated",
+    "bosses_left": "Bosses in the forest",
+}
+CHAPTER_COUNTERS = {
+    1: ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions", "campfire_monsters"),
+    2: ("markers_carried", "markers_lost"),
+    3: (),
+    4: ("campsites_found", "campsites_empty"),
+    5: ("corrupted", "totems", "bosses_left"),
+}
+COUNTERS = tuple(COUNTER_LABELS)
+
+
+# ----------------------------------------------------------------- chapter targets
+
+
+def party_size(hero_count: int) -> int:
+    """Targets are by player count; a solo player's two Heroes play as two players."""
+    return max(2, min(4, hero_count))
+
+
+def orbs_needed(hero_count: int) -> int:
+    return ORBS_NEEDED[party_size(hero_count)]
+
+
+def monsters_needed(hero_count: int) -> int:
+    return MONSTERS_NEEDED[party_size(hero_count)]
+
+
+def spawn_text(round_number: int) -> str:
+    return SPAWN_TABLE.get(round_number, SPAWN_LATER)
+
+
+def corruption_band(corrupted: int) -> dict:
+    """The effect of a Corruption marker for the number of corrupted Forest tiles."""
+    if corrupted >= CORRUPTION_MARKERS:
+        return {"band": "10+", "heroes": "The game is lost.", "enemies": "The game is lost."}
+    if corrupted >= 9:
+        return {"band": "9", "heroes": "Discard 1 Loot card when entering the tile; without "
+                                       "one the Hero is knocked down!",
+                "enemies": "+1 Monster appears on the tile."}
+    if corrupted >= 4:
+        return {"band": "4-8", "heroes": "-1 Movement.",
+                "enemies": "+1 shield and additional effect."}
+    if corrupted >= 1:
+        return {"band": "1-3", "heroes": "No effect.", "enemies": "+1 shield."}
+    return {"band": "0", "heroes": "No corrupted tile.", "enemies": "No corrupted tile."}
+
+
+def monsters_counted(monsters: dict) -> int:
+    """Chapter 3 counts every Monster defeated but the Spirits."""
+    return sum(count for kind, count in monsters.items() if kind != "spirit")
+
+
+# ----------------------------------------------------------------- chapter start (table side)
+
+
+def check_start(raw, hero_ids: list[str]) -> dict:
+    """Validate a chapter's starting state handed to a new table; return it cleaned."""
+    if not isinstance(raw, dict):
+        raise Rejected("The campaign's starting state is malformed.")
+    campaign = raw.get("campaign")
+    chapter = raw.get("chapter")
+    if isinstance(campaign, bool) or not isinstance(campaign, int) or campaign < 1:
+        raise Rejected("The campaign's starting state names no campaign.")
+    if chapter not in CHAPTERS or isinstance(chapter, bool):
+        raise Rejected("Chapters run from 1 to 5.")
+    carry = raw.get("carry")
+    if not isinstance(carry, dict) or sorted(carry) != sorted(hero_ids):
+        raise Rejected("The campaign's starting state must list every Hero at the table.")
+    clean_carry = {}
+    for hero_id, hero in carry.items():
+        clean_carry[hero_id] = _check_hero(hero)
+    enraged = raw.get("enraged", [])
+    if (not isinstance(enraged, list) or any(kind not in game.MONSTERS for kind in enraged)
+            or len(set(enraged)) != len(enraged)):
+        raise Rejected("Enraged Monster types must be among the five types, each once.")
+    start = {"campaign": campaign, "chapter": chapter, "carry": clean_carry,
+             "enraged": [kind for kind in game.MONSTERS if kind in enraged]}
+    if chapter == 4:
+        piles = raw.get("piles")
+        if (not isinstance(piles, list) or len(piles) != LOOT_PILES
+                or any(not isinstance(p, list) or not p or not all(_is_card(c) for c in p)
+                       for p in piles)):
+            raise Rejected("Chapter 4 needs 4 Loot piles of at least one card each.")
+        start["piles"] = [list(p) for p in piles]
+    if chapter == 5:
+        level = raw.get("corruption_level", 1)
+        if level not in (1, 2) or isinstance(level, bool):
+            raise Rejected("Chapter 5 starts at Corruption level 1 or 2.")
+        start["corruption_level"] = level
+    return start
+
+
+def _is_card(card) -> bool:
+    return isinstance(card, str) and 0 < len(card) <= 40
+
+
+def _check_hero(hero) -> dict:
+    if not isinstance(hero, dict):
+        raise Rejected("A Hero's carried state is malformed.")
+    values = {}
+    for key, low, high in (("hp", 1, game.MAX_HP), ("orbs", 0, game.MAX_ORBS), ("powers", 0, 2)):
+        value = hero.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise Rejected(f"A Hero's carried {key} must be from {low} to {high}.")
+        values[key] = value
+    loot = hero.get("loot", [])
+    if (not isinstance(loot, list) or len(loot) > game.LOOT_SLOTS
+            or not all(_is_card(c) for c in loot)):
+        raise Rejected(f"A Hero carries at most {game.LOOT_SLOTS} named Loot cards.")
+    values["loot"] = list(loot)
+    return values
+
+
+def has_growth(chapter) -> bool:
+    """Chapters 3 and 4 are played on a fixed layout: no Forest Growth."""
+    return chapter not in (3, 4)
+
+
+def has_boss_tile(chapter) -> bool:
+    """Chapters 1 and 2 leave the Boss tile in the box."""
+    return chapter not in (1, 2)
+
+
+def quest_start(start: dict, hero_count: int) -> dict:
+    chapter = start["chapter"]
+    if chapter == 1:
+        return {"mushroom_a": 0, "mushroom_b": 0, "mushroom_c": 0, "vials": 0, "potions": 0,
+                "campfire_monsters": 0, "ambushed": False}
+    if chapter == 2:
+        return {"markers_carried": 0, "markers_lost": 0, "orbs_needed": orbs_needed(hero_count)}
+    if chapter == 3:
+        return {"monsters_needed": monsters_needed(hero_count), "boss_defeated": False}
+    if chapter == 4:
+        return {"campsites_found": 0, "campsites_empty": 0, "goal_reached": False,
+                "piles": [list(p) for p in start["piles"]], "recovered": []}
+    return {"corrupted": 1, "totems": 0, "bosses_left": 0, "bosses_defeated": 0,
+            "corruption_level": start.get("corruption_level", 1)}
+
+
+def chapter_stack(chapter: int) -> int:
+    """Forest tiles in the stack at the start of a chapter (the players correct it if needed)."""
+    if chapter == 1:
+        return game.STACK_TILES - 3  # no Boss, Peddler or Energy Well tile
+    if chapter == 2:
+        return game.STACK_TILES - 1  # no Boss tile
+    if chapter in (3, 4):
+        return 0
+    return game.STACK_TILES - 2  # the three starting tiles are laid out, the Start among them
+
+
+def chapter_checklist(state: dict) -> list[str]:
+    """The chapter's own setup steps, in the rulebook's order."""
+    chapter = state["chapter"]
+    n = len(state["heroes"])
+    quest = state["quest"]
+    steps = [f"Chapter {chapter} · {CHAPTER_TITLES[chapter]}. {CHAPTER_GOALS[chapter]}"]
+    carried = "; ".join(
+        f"{game.hero_label(h['id'])}: {h['hp']} HP, {h['orbs']} orbs, "
+        f"{h['powers']} Power{'s' if h['powers'] != 1 else ''}"
+        + (f", Loot: {', '.join(h['loot'])}" if h["loot"] else "")
+        for h in state["heroes"])
+    steps.append(f"From the campaign: {carried}.")
+    if state["enraged_types"]:
+        names = ", ".join(game.MONSTER_LABELS[k] for k in state["enraged_types"])
+        steps.append(f"Enraged for the rest of the campaign: {names}. Put the Enraged Monsters "
+                     "card next to the play area as a reminder.")
+    if chapter == 1:
+        steps += [
+            "Leave the Lair, Peddler, Boss, Inn and Energy Well tiles and the 2 Antidote cards "
+            "in the box.",
+            "Shuffle 6 Mushroom and 2 Empty Vial Quest markers face down as the Quest pile.",
+            "The rest as in classic mode. Count the Forest stack and correct it on a phone if "
+            f"it is not {state['stack_total']}.",
+            "On every revealed tile with a Rune, put a Quest marker face down on the Rune: "
+            "a Hero entering it may Search.",
+        ]
+    elif chapter == 2:
+        steps += [
+            "Leave the Lair, Boss and Inn tiles in the box.",
+            "Set aside the Energy Well and Vortex tiles, then shuffle them into the second half "
+            "of the Forest stack.",
+            f"Shuffle the 4 Orb markers and deal them as evenly as possible to the players. "
+            f"Orbs needed at the Energy Well: {quest['orbs_needed']}.",
+        ]
+    elif chapter == 3:
+        steps += [
+            "Lay out the 11 Forest tiles as shown; every Hero starts on the Energy Well tile.",
+            "Put 1 Boss marker, 3 Event markers and 7 Monster markers face down on their icons "
+            "(none on the Energy Well).",
+            "The game begins with the Adventure phase; no Forest tiles are added. The Energy "
+            "Well's usual effect does not apply.",
+            f"Goal: 1 Boss and {quest['monsters_needed']} Monsters defeated (Spirits do not count).",
+        ]
+    elif chapter == 4:
+        steps += [
+            "Lay out the 15 Forest tiles as shown with the 4 Campsite markers; the Heroes start "
+            "on the Campfire tile.",
+            "Put 11 Monster, 3 Event and 1 Boss markers face down on their icons.",
+            "Your Loot cards were shuffled and dealt into 4 face-down piles (on the phones).",
+            "No Forest tiles are added; the Vortex's usual effect does not apply.",
+        ]
+    else:
+        steps += [
+            "Place the three starting tiles as shown; put a Corruption marker on the right-hand "
+            "tile. The other 9 Corruption markers are the reserve.",
+            "The rest as in classic mode. Count the Forest stack and correct it on a phone if "
+            f"it is not {state['stack_total']}.",
+        ]
+        if quest["corruption_level"] == 2:
+            steps.append("All 4 campsites were searched in chapter 4: the chapter starts at a "
+                         "Corruption level of 2 instead of 1 at the end of the first Adventure "
+                         "phase.")
+    return steps
+
+
+# ----------------------------------------------------------------- chapter actions (table side)
+
+
+def set_counter(state: dict, counter: str, value: int) -> None:
+    """Correct or move one chapter counter; goals and defeats are checked by the rules."""
+    chapter = state["chapter"]
+    quest = state["quest"]
+    if counter not in CHAPTER_COUNTERS.get(chapter, ()):
+        raise Rejected(f"{COUNTER_LABELS.get(counter, 'That counter')} is not counted in "
+                       f"chapter {chapter}.")
+    label = COUNTER_LABELS[counter]
+    was = quest[counter]
+    if value == was:
+        raise Rejected(f"{label}: already {value}.")
+    if value < 0:
+        raise Rejected(f"{label} cannot go below 0.")
+    high = _counter_high(state, counter)
+    if value > high:
+        raise Rejected(_too_high(counter, high))
+    quest[counter] = value
+    state["events"].append(f"{label}: {was} → {value}.")
+    _after_counter(state, counter, was, value)
+
+
+def _counter_high(state: dict, counter: str) -> int:
+    quest = state["quest"]
+    if counter in MUSHROOM_COLOURS:
+        held = sum(quest[c] for c in MUSHROOM_COLOURS if c != counter)
+        return MUSHROOMS_TOTAL - held - 3 * quest["potions"]
+    if counter == "vials":
+        return VIALS_TOTAL - quest["potions"]
+    if counter == "potions":
+        return POTIONS_NEEDED
+    if counter == "campfire_monsters":
+        return 20
+    if counter == "markers_carried":
+        return ORB_MARKERS - quest["markers_lost"]
+    if counter == "markers_lost":
+        return ORB_MARKERS - quest["markers_carried"]
+    if counter == "campsites_found":
+        return CAMPSITES
+    if counter == "campsites_empty":
+        return quest["campsites_found"]
+    if counter == "corrupted":
+        return CORRUPTION_MARKERS
+    if counter == "totems":
+        return TOTEMS
+    return 9  # bosses_left
+
+
+def _too_high(counter: str, high: int) -> str:
+    if counter in MUSHROOM_COLOURS:
+        return (f"There are {MUSHROOMS_TOTAL} Mushroom markers in all: at most {high} more of "
+                "this colour.")
+    if counter == "vials":
+        return f"There are {VIALS_TOTAL} Empty Vial markers: at most {high} still to hold."
+    if counter in ("markers_carried", "markers_lost"):
+        return f"There are {ORB_MARKERS} Orb markers in all: at most {high} here."
+    if counter == "campsites_found":
+        return f"There are {CAMPSITES} campsites."
+    if counter == "campsites_empty":
+        return f"Only {high} campsite{'s are' if high != 1 else ' is'} revealed."
+    if counter == "totems":
+        return f"There are {TOTEMS} purification totems."
+    if counter == "corrupted":
+        return f"There are {CORRUPTION_MARKERS} Corruption markers."
+    return f"At most {high}."
+
+
+def _after_counter(state: dict, counter: str, was: int, value: int) -> None:
+    chapter = state["chapter"]
+    quest = state["quest"]
+    if chapter == 1 and counter == "campfire_monsters":
+        _check_chapter_1(state)
+    elif chapter == 2 and counter == "markers_lost":
+        held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
+        if value >= ORB_MARKERS:
+            game._finish(state, "lost", "All 4 Orb markers are lost.")
+        else:
+            state["events"].append(f"Orb markers: {held} held by the Heroes, "
+                                   f"{quest['markers_carried']} carried by Monsters, "
+                                   f"{value} lost ({ORB_MARKERS} lost is defeat).")
+    elif chapter == 4 and counter in ("campsites_found", "campsites_empty"):
+        quest["campsites_empty"] = min(quest["campsites_empty"], quest["campsites_found"])
+        if quest["campsites_empty"] >= CAMPSITES_NEEDED and not quest["goal_reached"]:
+            quest["goal_reached"] = True
+            state["events"].append(
+                f"Goal reached: {quest['campsites_empty']} revealed campsites are empty at the "
+                "same time! End the chapter now, or play on to empty the 4th campsite.")
+        elif quest["campsites_empty"] < CAMPSITES_NEEDED and quest["goal_reached"]:
+            quest["goal_reached"] = False
+            state["events"].append(f"Only {quest['campsites_empty']} campsites are empty now: "
+                                   f"{CAMPSITES_NEEDED} are needed at the same time.")
+    elif chapter == 5:
+        if counter == "corrupted":
+            band = corruption_band(value)
+            if value >= CORRUPTION_MARKERS:
+                game._finish(state, "lost", f"{CORRUPTION_MARKERS} Forest tiles are corrupted: "
+                             "the Corruption reserve is empty and the corruption cannot spread.")
+                return
+            state["events"].append(
+                f"Corruption reserve: {CORRUPTION_MARKERS - value} left. Band {band['band']}: "
+                f"Heroes: {band['heroes']} Enemies: {band['enemies']}")
+        elif counter == "totems" and value > was:
+            state["events"].append(f"Purification totem activated ({value} of {TOTEMS}): you "
+                                   "may purify one Corruption marker (tap Corrupted −1).")
+        _check_chapter_5(state)
+
+
+def concoct(state: dict, hero_id: str) -> None:
+    """Chapter 1: a Hero at the Campfire turns 3 mushrooms, a vial and 2 orbs into a potion."""
+    _need_chapter(state, 1, "Concocting a potion")
+    quest = state["quest"]
+    hero = game._hero(state, hero_id)
+    name = game.hero_label(hero["id"])
+    if quest["potions"] >= POTIONS_NEEDED:
+        raise Rejected(f"The {POTIONS_NEEDED} potions are already concocted.")
+    if quest["campfire_monsters"]:
+        raise Rejected("Monsters are on the Campfire: no potion can be concocted until they "
+                       "are defeated.")
+    missing = [COUNTER_LABELS[c].split(", ")[1] for c in MUSHROOM_COLOURS if quest[c] < 1]
+    if missing:
+        raise Rejected(f"A potion needs 3 different colours of mushrooms: none of "
+                       f"{' and '.join(missing)} yet.")
+    if quest["vials"] < 1:
+        raise Rejected("A potion needs an empty vial.")
+    if hero["hp"] == 0:
+        raise Rejected(f"{name} is knocked down.")
+    if hero["orbs"] < POTION_ORBS:
+        raise Rejected(f"A potion costs {POTION_ORBS} orbs; {name} has {hero['orbs']}.")
+    for colour in MUSHROOM_COLOURS:
+        quest[colour] -= 1
+    quest["vials"] -= 1
+    hero["orbs"] -= POTION_ORBS
+    quest["potions"] += 1
+    state["events"].append(f"{name} concocts potion {quest['potions']} of {POTIONS_NEEDED} at the "
+                           f"Campfire: 3 mushrooms, 1 vial and {POTION_ORBS} orbs go back in the "
+                           f"box ({hero['orbs']} orbs left).")
+    if quest["potions"] == POTIONS_NEEDED:
+        ambush = 1 + len(state["heroes"])
+        quest["campfire_monsters"] = ambush
+        quest["ambushed"] = True
+        state["events"].append(f"Monsters are watching you! Draw {ambush} Monster markers (1 + 1 "
+                               "per Hero) and put them on the Campfire tile: defeat them all "
+                               "to win.")
+
+
+def _check_chapter_1(state: dict) -> None:
+    quest = state["quest"]
+    if quest["potions"] >= POTIONS_NEEDED and quest["ambushed"] and quest["campfire_monsters"] == 0:
+        game._finish(state, "won", "The 2 potions are concocted and the Campfire is clear of "
+                                   "Monsters: the elder is saved!")
+
+
+def energy_well(state: dict, marker_orbs: int) -> None:
+    """Chapter 2: every Hero meets on the Energy Well; enough orbs among them wins."""
+    _need_chapter(state, 2, "Filling the Energy Well")
+    quest = state["quest"]
+    needed = quest["orbs_needed"]
+    held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
+    if marker_orbs and not held:
+        raise Rejected("The Heroes hold no Orb marker.")
+    total = marker_orbs + sum(h["orbs"] for h in state["heroes"])
+    if total < needed:
+        raise Rejected(f"The Heroes have {total} orbs with the Orb markers; the Energy Well "
+                       f"needs {needed}.")
+    due = needed - min(needed, marker_orbs)
+    paid = []
+    for hero in state["heroes"]:
+        take = min(due, hero["orbs"])
+        if take:
+            hero["orbs"] -= take
+            due -= take
+            paid.append(f"{game.hero_label(hero['id'])} {take}")
+    from_markers = min(needed, marker_orbs)
+    parts = ([f"the Orb markers {from_markers}"] if from_markers else []) + paid
+    state["events"].append(f"The Heroes pour {needed} orbs into the Energy Well "
+                           f"({', '.join(parts)}); what is left is kept.")
+    game._finish(state, "won", f"The Energy Well is revived with {needed} orbs!")
+
+
+def well_overrun(state: dict) -> None:
+    _need_chapter(state, 3, "A Monster on the Energy Well")
+    game._finish(state, "lost", "A Monster marker is on the Energy Well tile at the end of the "
+                                "round.")
+
+
+def take_pile(state: dict, hero_id: str, pile: int) -> None:
+    """Chapter 4: after emptying a campsite, the active player recovers one Loot pile."""
+    _need_chapter(state, 4, "Recovering a Loot pile")
+    quest = state["quest"]
+    hero = game._hero(state, hero_id)
+    name = game.hero_label(hero["id"])
+    if pile >= len(quest["piles"]) or not quest["piles"][pile]:
+        raise Rejected("That Loot pile is already taken.")
+    free = game.LOOT_SLOTS - len(hero["loot"])
+    if free == 0:
+        raise Rejected(f"{name}'s {game.LOOT_SLOTS} Loot slots are full: discard or give a card "
+                       "first.")
+    cards = quest["piles"][pile]
+    taken, left = cards[:free], cards[free:]
+    hero["loot"] += taken
+    quest["piles"][pile] = left
+    quest["recovered"].append(pile)
+    line = f"{name} recovers Loot pile {pile + 1}: {', '.join(taken)}."
+    if left:
+        line += f" {len(left)} card{'s' if len(left) > 1 else ''} did not fit and stay in the pile."
+    state["events"].append(line)
+
+
+def burn_pile(state: dict, pile: int) -> None:
+    """Chapter 4's deserted campsite: only one card of the chosen pile survives the flames."""
+    _need_chapter(state, 4, "Burning a Loot pile")
+    piles = state["quest"]["piles"]
+    if pile >= len(piles) or not piles[pile]:
+        raise Rejected("That Loot pile is already taken.")
+    if len(piles[pile]) == 1 and any(len(p) > 1 for p in piles):
+        raise Rejected("Choose a pile with more than one card.")
+    burnt = len(piles[pile]) - 1
+    piles[pile] = piles[pile][:1]
+    state["events"].append(f"The deserted campsite: {burnt} card{'s' if burnt != 1 else ''} of "
+                           f"Loot pile {pile + 1} burnt; one card survives.")
+
+
+def claim_victory(state: dict) -> None:
+    _need_chapter(state, 4, "Ending the chapter")
+    quest = state["quest"]
+    if quest["campsites_empty"] < CAMPSITES_NEEDED:
+        raise Rejected(f"{quest['campsites_empty']} revealed campsites are empty; "
+                       f"{CAMPSITES_NEEDED} are needed at the same time.")
+    line = "Your equipment is recovered!"
+    untaken = [i for i, p in enumerate(quest["piles"]) if p]
+    if quest["campsites_empty"] < CAMPSITES and untaken:
+        line += (" The 4th campsite was not emptied: the last Loot pile is discarded, your "
+                 "equipment is in the monsters' hands now.")
+    game._finish(state, "won", line)
+
+
+def boss_defeated(state: dict) -> None:
+    """A Boss defeated in a chapter: the chapter's goal decides, never the Boss alone."""
+    chapter = state["chapter"]
+    boss = state["boss"]
+    if chapter == 3:
+        state["quest"]["boss_defeated"] = True
+        state["events"].append(f"{boss['name'] or 'The Boss'} is defeated: 1 Boss of 1.")
+        check_chapter_3(state)
+    elif chapter == 4:
+        state["events"].append(f"{boss['name'] or 'The Boss'} is defeated.")
+    else:
+        quest = state["quest"]
+        quest["bosses_defeated"] += 1
+        quest["bosses_left"] = max(0, quest["bosses_left"] - 1)
+        state["events"].append(f"{boss['name'] or 'The Boss'} is defeated: you may purify one "
+                               "Corruption marker (tap Corrupted −1). "
+                               f"Bosses left in the forest: {quest['bosses_left']}.")
+        # Another Boss may come: its track starts afresh.
+        state["boss"] = {"revealed": False, "key": None, "name": None, "track": None,
+                         "threat": 0, "defeated": False}
+        _check_chapter_5(state)
+
+
+def boss_found(state: dict) -> None:
+    """Chapter 5: a Boss revealed is a Boss in the forest, at least until it is defeated."""
+    quest = state["quest"]
+    if quest["bosses_left"] < 1:
+        quest["bosses_left"] = 1
+        state["events"].append("A Boss is in the forest: 1 to defeat.")
+
+
+def check_chapter_3(state: dict) -> None:
+    quest = state["quest"]
+    count = monsters_counted(state["monsters"])
+    if quest["boss_defeated"] and count >= quest["monsters_needed"]:
+        game._finish(state, "won", f"1 Boss and {count} Monsters defeated: the Energy Well "
+                                   "holds!")
+
+
+def _check_chapter_5(state: dict) -> None:
+    quest = state["quest"]
+    if state["phase"] == game.PHASE_OVER:
+        return
+    if quest["totems"] >= TOTEMS and quest["bosses_left"] == 0 and quest["bosses_defeated"] > 0:
+        game._finish(state, "won", "The 4 totems are active and no Boss remains: the forest is "
+                                   "purified!")
+    elif quest["totems"] >= TOTEMS and quest["bosses_defeated"] == 0:
+        state["events"].append("The 4 totems are active: now find and defeat the Boss.")
+
+
+def after_round(state: dict, round_number: int) -> None:
+    """End of a round in a chapter: what the chapter makes happen now."""
+    chapter = state["chapter"]
+    if chapter == 2:
+        state["events"].append("Orb Thieves and chasers move: Monsters with an Orb marker 2 tiles "
+                               "toward the Start tile, chasing Monsters 1 tile (2 once the Energy "
+                               "Well is revealed) toward the nearest Hero with an Orb marker.")
+    elif chapter == 3:
+        state["events"].append(f"End of round {round_number}: {spawn_text(round_number)}")
+        state["events"].append("Is a Monster marker on the Energy Well tile? Then the chapter is "
+                               "lost: tap 'A Monster is on the Well'.")
+    elif chapter == 5:
+        state["events"].append("The corruption spreads: a Corruption marker on every connected "
+                               "tile and open space next to a corrupted tile. Count them on a "
+                               "phone.")
+
+
+def _need_chapter(state: dict, chapter: int, doing: str) -> None:
+    if state.get("chapter") != chapter:
+        raise Rejected(f"{doing} belongs to chapter {chapter} of the campaign.")
+
+
+def quest_view(state: dict) -> dict | None:
+    chapter = state.get("chapter")
+    if not chapter:
+        return None
+    quest = state["quest"]
+    view = {"number": chapter, "title": CHAPTER_TITLES[chapter], "goal": CHAPTER_GOALS[chapter],
+            "campaign": state["campaign"], "counters": {}, "steps": chapter_checklist(state)}
+    for counter in CHAPTER_COUNTERS[chapter]:
+        view["counters"][counter] = {"value": quest[counter], "label": COUNTER_LABELS[counter],
+                                     "high": max(quest[counter], _counter_high(state, counter))}
+    if chapter == 1:
+        view["potions"] = quest["potions"]
+        view["ambushed"] = quest["ambushed"]
+        view["ingredients_ready"] = (all(quest[c] >= 1 for c in MUSHROOM_COLOURS)
+                                     and quest["vials"] >= 1)
+    elif chapter == 2:
+        view["orbs_needed"] = quest["orbs_needed"]
+        view["markers_held"] = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
+        view["hero_orbs"] = sum(h["orbs"] for h in state["heroes"])
+    elif chapter == 3:
+        view["monsters_needed"] = quest["monsters_needed"]
+        view["monsters_counted"] = monsters_counted(state["monsters"])
+        view["boss_defeated"] = quest["boss_defeated"]
+        view["spawn_rows"] = [{"round": r, "text": SPAWN_TABLE[r], "now": r == state["round"]}
+                              for r in sorted(SPAWN_TABLE)]
+        view["spawn_rows"].append({"round": "8+", "text": SPAWN_LATER, "now": state["round"] >= 8})
+        view["spawn_now"] = spawn_text(state["round"])
+    elif chapter == 4:
+        view["goal_reached"] = quest["goal_reached"]
+        view["piles"] = [{"index": i, "cards": len(p)} for i, p in enumerate(quest["piles"])]
+        view["burnable"] = any(len(p) > 1 for p in quest["piles"])
+    else:
+        view["band"] = corruption_band(quest["corrupted"])
+        view["reserve"] = CORRUPTION_MARKERS - quest["corrupted"]
+        view["bosses_defeated"] = quest["bosses_defeated"]
+        view["corruption_level"] = quest["corruption_level"]
+    return view
+
+
+# ----------------------------------------------------------------- The Forest Awakens
+
+
+def forest_awakens(defeated: dict, enraged: list, rng: random.Random) -> dict:
+    """Which Monster type becomes Enraged after a won chapter, and how it was chosen.
+
+    Spirits are left out of the count. The most-defeated type becomes Enraged; on a tie, a
+    random draw among the tied types not yet Enraged; where the most-defeated type is already
+    Enraged (or none was defeated), a random draw among all types not yet Enraged, Spirits
+    included.
+    """
+    counts = {kind: int(defeated.get(kind, 0)) for kind in game.MONSTERS if kind != "spirit"}
+    free = [kind for kind in game.MONSTERS if kind not in enraged]
+    result = {"counts": counts, "type": None, "how": "none", "among": []}
+    if not free:
+        return result
+    most = max(counts.values())
+    tied = [kind for kind in game.MONSTERS if kind in counts and counts[kind] == most]
+    if most > 0 and len(tied) == 1 and tied[0] not in enraged:
+        result.update(type=tied[0], how="most")
+        return result
+    tied_free = [kind for kind in tied if kind not in enraged]
+    if most > 0 and len(tied) > 1 and tied_free:
+        among, how = tied_free, "tie"
+    else:
+        among, how = free, ("none_defeated" if most == 0 else "already")
+    result.update(type=among[0] if len(among) == 1 else rng.choice(among), how=how, among=among)
+    return result
+
+
+def awakening_text(draw: dict) -> str:
+    if draw["type"] is None:
+        return "The Forest Awakens: every Monster type is already Enraged."
+    label = game.MONSTER_LABELS[draw["type"]]
+    names = ", ".join(game.MONSTER_LABELS[k] for k in draw.get("among", []))
+    if draw["how"] == "most":
+        count = draw["counts"][draw["type"]]
+        return f"The Forest Awakens: {label}s were defeated most ({count}) and become Enraged."
+    if draw["how"] == "tie":
+        return (f"The Forest Awakens: a tie for most defeated; drawn at random among {names}: "
+                f"{label}s become Enraged.")
+    if draw["how"] == "already":
+        return (f"The Forest Awakens: the most-defeated type is already Enraged; drawn at random "
+                f"among {names}: {label}s become Enraged.")
+    return (f"The Forest Awakens: no Monster was defeated; drawn at random among {names}: "
+            f"{label}s become Enraged.")
+
+
+# ----------------------------------------------------------------- the campaign record
+
+
+def new_campaign(name, players: list[str], heroes: list[str], first_player: int,
+                 thorns: str) -> dict:
+    """A campaign at the start of chapter 1: every Hero at 5 HP, 0 orbs, no Power, no Loot."""
+    name = " ".join(str(name or "").split())
+    if not name:
+        raise Rejected("Give the campaign a name, so you can find it another evening.")
+    if len(name) > 40:
+        raise Rejected("A campaign name has at most 40 characters.")
+    if thorns not in game.THORNS_CARDS:
+        raise Rejected("Choose the Easy, Regular or Difficult Thorns card.")
+    if not 0 <= first_player < len(players):
+        raise Rejected("The first player must be one of the players.")
+    seats = list(range(len(players))) if len(players) > 1 else [0, 0]
+    return {
+        "name": name,
+        "players": list(players),
+        "first_player": first_player,
+        "thorns": thorns,
+        "heroes": [{"id": hero, "seat": seat} for hero, seat in zip(heroes, seats)],
+        "carry": {hero: {"hp": game.MAX_HP, "orbs": 0, "powers": 0, "loot": []}
+                  for hero in heroes},
+        "enraged": [],
+        "chapter": 1,
+        "finished": False,
+        "attempts": {str(n): 0 for n in CHAPTERS},
+        "results": {str(n): None for n in CHAPTERS},
+        "table": None,
+        "table_chapter": None,
+        "awaiting_discards": False,
+        "all_campsites": False,
+        "recorded": {},
+    }
+
+
+def table_options(campaign: dict, campaign_id: int, rng: random.Random) -> dict:
+    """The raw options of the Explorers table that plays the campaign's current chapter."""
+    if campaign["finished"]:
+        raise Rejected("The campaign is over: all five chapters are won.")
+    if campaign["awaiting_discards"]:
+        raise Rejected("The chapter was lost: each Hero discards one Loot card first.")
+    chapter = campaign["chapter"]
+    heroes = campaign["heroes"]
+    raw = {"first_player": str(campaign["first_player"]), "thorns": campaign["thorns"]}
+    if len(campaign["players"]) == 1:
+        raw["hero_1"], raw["solo_hero"] = heroes[0]["id"], heroes[1]["id"]
+    else:
+        for hero in heroes:
+            raw[f"hero_{hero['seat'] + 1}"] = hero["id"]
+    carry = json.loads(json.dumps(campaign["carry"]))
+    start = {"campaign": campaign_id, "chapter": chapter, "carry": carry,
+             "enraged": list(campaign["enraged"])}
+    if chapter == 4:
+        start["piles"] = deal_piles(carry, rng)
+        for hero in carry.values():
+            hero["loot"] = []
+    if chapter == 5:
+        start["corruption_level"] = 2 if campaign["all_campsites"] else 1
+    raw["campaign_start"] = start
+    return raw
+
+
+def deal_piles(carry: dict, rng: random.Random) -> list[list[str]]:
+    """Chapter 4: every Hero's Loot shuffled together and dealt face down into 4 piles."""
+    cards = [card for hero in carry.values() for card in hero["loot"]]
+    while len(cards) < LOOT_PILES:
+        cards.append(EXTRA_LOOT)
+    rng.shuffle(cards)
+    return [cards[i::LOOT_PILES] for i in range(LOOT_PILES)]
+
+
+def chapter_started(campaign: dict, code: str) -> tuple[dict, list[str]]:
+    new = json.loads(json.dumps(campaign))
+    chapter = new["chapter"]
+    new["attempts"][str(chapter)] += 1
+    new["table"] = code
+    new["table_chapter"] = chapter
+    attempt = new["attempts"][str(chapter)]
+    return new, [f"Chapter {chapter} · {CHAPTER_TITLES[chapter]}: attempt {attempt} starts at "
+                 f"table {code}."]
+
+
+def carry_after(chapter: int, heroes: list[dict]) -> dict:
+    """What each Hero takes into the next chapter after winning `chapter`.
+
+    Powers and Loot are kept, status markers discarded. HP and orbs reset (5 and 0), except
+    into chapter 3: orbs kept and 1 HP recovered.
+    """
+    carry = {}
+    for hero in heroes:
+        if chapter == 2:
+            hp, orbs = min(game.MAX_HP, hero["hp"] + 1), hero["orbs"]
+        else:
+            hp, orbs = game.MAX_HP, 0
+        carry[hero["id"]] = {"hp": hp, "orbs": orbs, "powers": hero["powers"],
+                             "loot": list(hero["loot"])[:game.LOOT_SLOTS]}
+    return carry
+
+
+def record_result(campaign: dict, code: str, table_state: dict,
+                  rng: random.Random) -> tuple[dict, list[str]]:
+    """Apply a finished chapter table to the campaign, once; a table seen before changes nothing."""
+    if code in campaign["recorded"] or code != campaign["table"]:
+        return campaign, []
+    if table_state.get("phase") != game.PHASE_OVER or not table_state.get("result"):
+        return campaign, []
+    new = json.loads(json.dumps(campaign))
+    chapter = table_state["chapter"]
+    outcome = table_state["result"]["outcome"]
+    reason = table_state["result"]["reason"]
+    entry = {"chapter": chapter, "outcome": outcome, "draw": None}
+    events = []
+    if outcome == "won":
+        events.append(f"Chapter {chapter} won: {reason}")
+        new["results"][str(chapter)] = "won"
+        new["carry"] = carry_after(chapter, table_state["heroes"])
+        if chapter == 4:
+            new["all_campsites"] = table_state["quest"]["campsites_empty"] >= CAMPSITES
+        events.append(_carry_text(chapter))
+        draw = forest_awakens(table_state["monsters"], new["enraged"], rng)
+        entry["draw"] = draw
+        if draw["type"]:
+            new["enraged"].append(draw["type"])
+            new["enraged"] = [k for k in game.MONSTERS if k in new["enraged"]]
+        events.append(awakening_text(draw))
+        if chapter == 5:
+            new["finished"] = True
+            events.append("The campaign is won: the forest is saved. Congratulations!")
+        else:
+            new["chapter"] = chapter + 1
+    else:
+        events.append(f"Chapter {chapter} lost: {reason} Each Hero discards one Loot card, then "
+                      "the chapter starts again from its saved starting state.")
+        new["results"][str(chapter)] = "lost"
+        new["awaiting_discards"] = True
+    new["recorded"][code] = entry
+    new["table"] = None
+    return new, events
+
+
+def _carry_text(chapter: int) -> str:
+    if chapter == 2:
+        return ("Carried into chapter 3: Powers, Loot and orbs; each Hero recovers only 1 HP; "
+                "status markers discarded.")
+    return (f"Carried into chapter {chapter + 1}: Powers and Loot; HP back to 5, orbs to 0, "
+            "status markers discarded." if chapter < 5 else "")
+
+
+def restart(campaign: dict, discards: dict) -> tuple[dict, list[str]]:
+    """A lost chapter: each Hero with Loot discards the card the players chose."""
+    if not campaign["awaiting_discards"]:
+        raise Rejected("No chapter is waiting to be restarted.")
+    new = json.loads(json.dumps(campaign))
+    lines = []
+    for hero in new["heroes"]:
+        loot = new["carry"][hero["id"]]["loot"]
+        name = game.hero_label(hero["id"])
+        if not loot:
+            lines.append(f"{name} has no Loot card to discard.")
+            continue
+        index = discards.get(hero["id"])
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(loot):
+            raise Rejected(f"Choose which Loot card {name} discards.")
+        lines.append(f"{name} discards {loot.pop(index)}.")
+    new["awaiting_discards"] = False
+    chapter = new["chapter"]
+    return new, [f"Chapter {chapter} restarts from its starting state. " + " ".join(lines)]
+
+
+def campaign_view(campaign: dict) -> dict:
+    """The campaign page: who plays which Hero, what they carry, where the campaign stands."""
+    players = campaign["players"]
+    heroes = []
+    for hero in campaign["heroes"]:
+        carry = campaign["carry"][hero["id"]]
+        heroes.append({"id": hero["id"], "label": game.hero_label(hero["id"]),
+                       "color": game.HERO_COLORS[hero["id"]], "owner": players[hero["seat"]],
+                       **carry})
+    chapters = [{"number": n, "title": CHAPTER_TITLES[n], "goal": CHAPTER_GOALS[n],
+                 "attempts": campaign["attempts"][str(n)], "result": campaign["results"][str(n)],
+                 "current": n == campaign["chapter"] and not campaign["finished"]}
+                for n in CHAPTERS]
+    draws = [{"chapter": e["chapter"], "text": awakening_text(e["draw"]), **e["draw"]}
+             for e in campaign["recorded"].values() if e.get("draw")]
+    return {"name": campaign["name"], "players": list(players), "heroes": heroes,
+            "enraged": [{"kind": k, "label": game.MONSTER_LABELS[k], "icon": game.MONSTER_ICONS[k],
+                         "text": game.ENRAGED_MONSTERS[k]} for k in campaign["enraged"]],
+            "chapter": campaign["chapter"], "chapter_title": CHAPTER_TITLES[campaign["chapter"]],
+            "finished": campaign["finished"], "chapters": chapters, "table": campaign["table"],
+            "awaiting_discards": campaign["awaiting_discards"], "draws": draws,
+            "thorns": game.THORNS_LABELS[campaign["thorns"]]}

@@ -1,0 +1,102 @@
+"""Campaign pages: the list, a new campaign, one campaign between its chapters."""
+
+from __future__ import annotations
+
+from flask import Blueprint, redirect, render_template, request, url_for
+
+from .. import campaigns, tables
+from ..db import get_db
+from ..games import explorers_campaign as rules
+from ..games import explorers_of_the_woodlands as explorers
+from . import phone
+
+bp = Blueprint("campaigns", __name__)
+
+HERO_CHOICES = [(hero, f"{explorers.HERO_LABELS[hero]} ({explorers.HERO_COLORS[hero]})")
+                for hero in explorers.HEROES]
+
+
+def _list_page(error=None, values=None, status=200):
+    rows = campaigns.listing(get_db())
+    listed = [{"id": row.id, "name": row.name, "players": row.state["players"],
+               "chapter": row.state["chapter"], "finished": row.state["finished"],
+               "title": rules.CHAPTER_TITLES[row.state["chapter"]]} for row in rows]
+    return render_template("campaigns/list.html", campaigns=listed, error=error,
+                           values=values or {}, hero_choices=HERO_CHOICES,
+                           game=explorers), status
+
+
+@bp.get("/campaigns")
+def campaign_list():
+    return _list_page()
+
+
+@bp.post("/campaigns")
+def campaign_create():
+    form = request.form
+    names = [form.get(f"player{i}", "") for i in range(explorers.MAX_PLAYERS)]
+    heroes = [form.get(f"hero_{i + 1}", "") for i in range(explorers.MAX_PLAYERS)]
+    solo = len([n for n in names if n.strip()]) == 1
+    chosen = [h for n, h in zip(names, heroes) if n.strip()] + ([form.get("solo_hero")] if solo
+                                                                else [])
+    try:
+        campaign_id = campaigns.create(get_db(), form.get("name"), names, chosen,
+                                       form.get("first_player", "0"), form.get("thorns", "regular"))
+    except tables.TableError as exc:
+        return _list_page(exc.message, dict(form), 400)
+    return redirect(url_for("campaigns.campaign_page", campaign_id=campaign_id), code=303)
+
+
+def _page(campaign_id, error=None, status=200):
+    row = campaigns.sync(get_db(), campaign_id)
+    view = rules.campaign_view(row.state)
+    table = None
+    if row.state["table"]:
+        table = tables.store.get_table(get_db(), row.state["table"])
+    return render_template("campaigns/page.html", c=view, campaign_id=row.id, table=table,
+                           history=campaigns.events(get_db(), row.id), error=error), status
+
+
+@bp.get("/campaigns/<int:campaign_id>")
+def campaign_page(campaign_id):
+    return _page(campaign_id)
+
+
+@bp.post("/campaigns/<int:campaign_id>/start")
+def campaign_start(campaign_id):
+    try:
+        code, host = campaigns.start_chapter(get_db(), campaign_id)
+    except tables.NotFound:
+        raise
+    except tables.TableError as exc:
+        return _page(campaign_id, exc.message, 400)
+    if host:
+        phone.set_host_token(code, host)
+        return redirect(url_for("pages.join_table", code=code, created=1), code=303)
+    return redirect(url_for("pages.join_table", code=code), code=303)
+
+
+@bp.post("/campaigns/<int:campaign_id>/restart")
+def campaign_restart(campaign_id):
+    discards = {}
+    for hero in explorers.HEROES:
+        raw = request.form.get(f"discard_{hero}")
+        if raw not in (None, ""):
+            try:
+                discards[hero] = int(raw)
+            except ValueError:
+                return _page(campaign_id, "Choose a Loot card from the list.", 400)
+    try:
+        campaigns.restart(get_db(), campaign_id, discards)
+    except tables.NotFound:
+        raise
+    except tables.TableError as exc:
+        return _page(campaign_id, exc.message, 400)
+    return redirect(url_for("campaigns.campaign_page", campaign_id=campaign_id), code=303)
+
+
+@bp.app_context_processor
+def campaign_helpers():
+    def campaign_of(table):
+        return campaigns.for_table(get_db(), table) if table is not None else None
+    return {"campaign_of": campaign_of}

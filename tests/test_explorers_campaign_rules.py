@@ -71,6 +71,9 @@ def test_chapter_1_two_potions_then_the_campfire_ambush_wins():
     state = act(state, "quest", counter="campfire_monsters", value=1)
     state = act(state, "quest", counter="campfire_monsters", value=0)
     assert state["result"]["outcome"] == "won"
+    # The history counts the team's rate per chapter.
+    assert ex.outcome(state)["level"] == "Chapter 1 · Mushrooms for the Elder"
+    assert ex.outcome(state)["won"] is True
 
 
 def test_chapter_1_refuses_a_potion_without_three_colours_or_with_monsters_on_the_campfire():

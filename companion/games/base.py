@@ -38,7 +38,7 @@ Optional, for the game history (a module without it is listed without scores):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 

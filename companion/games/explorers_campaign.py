@@ -236,7 +236,6 @@ def chapter_stack(chapter: int) -> int:
 def chapter_checklist(state: dict) -> list[str]:
     """The chapter's own setup steps, in the rulebook's order."""
     chapter = state["chapter"]
-    n = len(state["heroes"])
     quest = state["quest"]
     steps = [f"Chapter {chapter} · {CHAPTER_TITLES[chapter]}. {CHAPTER_GOALS[chapter]}"]
     carried = "; ".join(

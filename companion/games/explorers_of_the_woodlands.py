@@ -37,6 +37,7 @@ import json
 import random
 
 from .base import ActionSpec, Param, Rejected, check_action, parse_params
+from .words import join_names, player_name, plural
 
 ID = "explorers-of-the-woodlands"
 NAME = "Explorers of the Woodlands"
@@ -217,17 +218,8 @@ def _check_player_count(count: int) -> None:
         raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
 
 
-def _join(words) -> str:
-    words = list(words)
-    if not words:
-        return "nobody"
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
 
 
 def hero_label(hero_id) -> str:
@@ -453,7 +445,7 @@ def setup_checklist(state: dict) -> list[str]:
     for hero in state["heroes"]:
         owned.setdefault(hero["seat"], []).append(f"{hero_label(hero['id'])} "
                                                   f"({HERO_COLORS[hero['id']]})")
-    who = "; ".join(f"{players[seat]}: {_join(names)}" for seat, names in owned.items())
+    who = "; ".join(f"{players[seat]}: {join_names(names)}" for seat, names in owned.items())
     steps = [
         f"Heroes: {who}. Each takes the Hero board, Power card (slid under the left side), "
         "meeple, a red cube on 5 HP and a blue cube on 0 orbs.",
@@ -584,7 +576,7 @@ def _place_tile(state: dict, params: dict, seat: int) -> None:
         state["placed"]["growth"] += 1
         state["growth_done"] += 1
         state["events"].append(f"{state['players'][placer['seat']]} placed a tile: "
-                               f"{_plural(state['stack'], 'tile')} left in the stack.")
+                               f"{plural(state['stack'], 'tile')} left in the stack.")
         _continue_growth(state)
     elif kind == "xylia":
         if not any(h["id"] == "xylia" for h in state["heroes"]):
@@ -601,7 +593,7 @@ def _place_tile(state: dict, params: dict, seat: int) -> None:
         state["stack"] -= 1
         state["placed"]["xylia"] += 1
         state["xylia_extra_used"] = True
-        state["events"].append(f"Xylia placed her extra tile: {_plural(state['stack'], 'tile')} "
+        state["events"].append(f"Xylia placed her extra tile: {plural(state['stack'], 'tile')} "
                                "left in the stack.")
         _start_adventure(state)
     else:
@@ -618,7 +610,7 @@ def _place_tile(state: dict, params: dict, seat: int) -> None:
         reward = ("+1 orb" if gained else f"no orb: {hero_label(active['id'])} already has "
                   f"{MAX_ORBS}")
         state["events"].append(f"High-Risk Movement by {hero_label(active['id'])}: {reward}; "
-                               f"{_plural(state['stack'], 'tile')} left in the stack.")
+                               f"{plural(state['stack'], 'tile')} left in the stack.")
 
 
 def _start_adventure_action(state: dict, params: dict, seat: int) -> None:
@@ -671,7 +663,7 @@ def _set_hp(state: dict, hero: dict, hp: int, why: str) -> None:
             hero[marker] = False
         line += f" {name} is knocked down"
         if dropped:
-            line += f" and discards the {_join(dropped)} marker{'s' if len(dropped) > 1 else ''}"
+            line += f" and discards the {join_names(dropped)} marker{'s' if len(dropped) > 1 else ''}"
         line += "."
         if _active(state) is hero:
             line += f" {_PRONOUNS[hero['id']].capitalize()} turn is over: tap End turn."
@@ -747,7 +739,7 @@ def _end_round(state: dict, params: dict, seat: int) -> None:
         raise Rejected("It is Phase 1 (Forest Growth): place the tiles, then play the turns.")
     left = state["heroes"][state["turn"]:]
     if left:
-        raise Rejected(f"Still to play this round: {_join(hero_label(h['id']) for h in left)}. "
+        raise Rejected(f"Still to play this round: {join_names(hero_label(h['id']) for h in left)}. "
                        "End their turns first.")
     _threat_up(state, f"end of round {state['round']}")
     if state["phase"] == PHASE_OVER:
@@ -835,7 +827,7 @@ def _unlock_power(state: dict, params: dict, seat: int) -> None:
     if hero["orbs"] < cost:
         what = "both Powers" if both else ("the first Power" if hero["powers"] == 0
                                            else "the second Power")
-        raise Rejected(f"{name} has {_plural(hero['orbs'], 'orb')}; {what} costs {cost}.")
+        raise Rejected(f"{name} has {plural(hero['orbs'], 'orb')}; {what} costs {cost}.")
     hero["orbs"] -= cost
     hero["powers"] = 2 if both else hero["powers"] + 1
     which = "both unique Powers" if both else ("the first unique Power" if hero["powers"] == 1
@@ -866,7 +858,7 @@ def _loot_at(hero: dict, index: int) -> str:
     if index >= len(hero["loot"]):
         if not hero["loot"]:
             raise Rejected(f"{hero_label(hero['id'])} has no Loot cards.")
-        raise Rejected(f"{hero_label(hero['id'])} has {_plural(len(hero['loot']), 'Loot card')}.")
+        raise Rejected(f"{hero_label(hero['id'])} has {plural(len(hero['loot']), 'Loot card')}.")
     return hero["loot"][index]
 
 
@@ -966,7 +958,7 @@ def _set_stack(state: dict, params: dict, seat: int) -> None:
         raise Rejected(f"The stack started with {state['stack_total']} tiles.")
     state["placed"]["corrected"] += state["stack"] - stack
     state["stack"] = stack
-    state["events"].append(f"Forest stack set to {_plural(stack, 'tile')}.")
+    state["events"].append(f"Forest stack set to {plural(stack, 'tile')}.")
     if _placer(state) is not None and stack == 0:
         _continue_growth(state)  # a tile is due and there is none: the rule applies now
 
@@ -1143,16 +1135,12 @@ def secret_open(state: dict, seat: int) -> bool:
     return False
 
 
-def _player_name(players: list[str], seat) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
-        return players[seat]
-    return "Someone"
 
 
 def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     """Write one public log line."""
     params = params if isinstance(params, dict) else {}
-    who = _player_name(players, seat)
+    who = player_name(players, seat)
     hero = hero_label(params.get("hero"))
     if action == "place_tile":
         kind = params.get("kind")

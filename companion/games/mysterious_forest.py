@@ -40,6 +40,7 @@ import json
 import random
 
 from .base import ActionSpec, Param, Rejected, check_action, parse_params
+from .words import as_int, player_name, plural
 
 ID = "mysterious-forest"
 NAME = "The Mysterious Forest"
@@ -156,8 +157,6 @@ def _check_player_count(count: int) -> None:
         raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
 
 
-def _plural(count: int, word: str, many: str | None = None) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
 
 
 def level_label(level: str) -> str:
@@ -181,8 +180,8 @@ def setup_loki(level: str) -> int:
 
 def path_text(level: str) -> str:
     _, before, after, _ = LEVELS[level]
-    return (f"Start, {_plural(before, 'Forest card')}, 1 Wanderer card, "
-            f"{_plural(after, 'Forest card')}, 1 Final Battle card")
+    return (f"Start, {plural(before, 'Forest card')}, 1 Wanderer card, "
+            f"{plural(after, 'Forest card')}, 1 Final Battle card")
 
 
 def setup_steps(level: str) -> list[str]:
@@ -409,7 +408,7 @@ def _change_setup(state: dict, params: dict, seat: int) -> None:
         for step in _LEVEL_STEPS:
             state["ticked"][step] = False
         state["events"].append(f"Level: {level_label(level)}. Lay the Path: {path_text(level)}; "
-                               f"{_plural(setup_loki(level), 'Loki token')} in the Backpack.")
+                               f"{plural(setup_loki(level), 'Loki token')} in the Backpack.")
     if size != state["backpack_size"]:
         state["backpack_size"] = size
         state["events"].append(f"The Backpack has {size} spaces.")
@@ -464,7 +463,7 @@ def _check_loki_stack(state: dict, rolls: list[str], index: int) -> None:
     if left <= 0:
         raise Rejected("No Loki token is left in the stack: reroll a Loki die, as for an "
                        "Equipment gone from the Reserve.")
-    raise Rejected(f"Only {_plural(left, 'Loki token')} left in the stack: reroll the "
+    raise Rejected(f"Only {plural(left, 'Loki token')} left in the stack: reroll the "
                    "other Loki die, as for an Equipment gone from the Reserve.")
 
 
@@ -504,7 +503,7 @@ def _change_roll(state: dict, params: dict, seat: int) -> None:
         if not state["rolls"]:
             raise Rejected("Nobody has rolled yet.")
         raise Rejected(f"There {'is' if len(state['rolls']) == 1 else 'are'} "
-                       f"{_plural(len(state['rolls']), 'roll')}: choose 1 to {len(state['rolls'])}.")
+                       f"{plural(len(state['rolls']), 'roll')}: choose 1 to {len(state['rolls'])}.")
     rolls = list(state["rolls"])
     rolls[number - 1] = take
     _check_loki_stack(state, rolls, number - 1)
@@ -593,7 +592,7 @@ def _use_loki(state: dict, params: dict, seat: int) -> None:
     state["loki_used_on"].append(state["jonas"])
     left = loki_in_backpack(state)
     state["events"].append(f"Loki token used on card {state['jonas']}: turn it over and use its "
-                           f"power, then put it back in the Reserve. {_plural(left, 'Loki token')} "
+                           f"power, then put it back in the Reserve. {plural(left, 'Loki token')} "
                            "left in the Backpack.")
 
 
@@ -615,7 +614,7 @@ def _use_token(state: dict, params: dict, seat: int) -> None:
     state["wanderer_tokens"] -= 1
     state["tokens_used_on"].append(state["jonas"])
     state["events"].append(f"Wanderer token used on card {state['jonas']} in place of an "
-                           f"Equipment. {_plural(state['wanderer_tokens'], 'Wanderer token')} left.")
+                           f"Equipment. {plural(state['wanderer_tokens'], 'Wanderer token')} left.")
 
 
 def _return_token(state: dict, params: dict, seat: int) -> None:
@@ -859,48 +858,39 @@ def secret_open(state: dict, seat: int) -> bool:
     return False
 
 
-def _player_name(players: list[str], seat) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
-        return players[seat]
-    return "Someone"
 
 
-def _as_int(value, fallback: int = 0) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return fallback
 
 
 def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     """Write one public log line."""
     params = params if isinstance(params, dict) else {}
-    who = _player_name(players, seat)
+    who = player_name(players, seat)
     if action == "tick":
-        step = _as_int(params.get("step")) + 1
+        step = as_int(params.get("step")) + 1
         return f"{who} {'ticked' if params.get('done', True) else 'unticked'} setup step {step}"
     if action == "change_setup":
         changed = []
         if params.get("level") in LEVELS:
             changed.append(f"the level to {level_label(params['level'])}")
         if params.get("first_player") not in (None, ""):
-            changed.append(f"the first player to {_player_name(players, _as_int(params.get('first_player'), -1))}")
+            changed.append(f"the first player to {player_name(players, as_int(params.get('first_player'), -1))}")
         if params.get("guess_variant") is not None:
             changed.append("the Final Battle guess " + ("on" if params.get("guess_variant") else "off"))
         if params.get("backpack_size") is not None:
-            changed.append(f"the Backpack to {_as_int(params.get('backpack_size'))} spaces")
+            changed.append(f"the Backpack to {as_int(params.get('backpack_size'))} spaces")
         return f"{who} set " + (" and ".join(changed) if changed else "the setup")
     if action == "start_scouting":
         return f"{who} started scouting the Path"
     if action == "done_looking":
-        return f"{who} turned card {_as_int(params.get('card'))} back face-down"
+        return f"{who} turned card {as_int(params.get('card'))} back face-down"
     if action == "pack":
         return f"{who} logged a roll: {TAKE_LABELS.get(params.get('took'), 'something')}"
     if action == "change_roll":
-        return (f"{who} changed roll {_as_int(params.get('roll'))} to "
+        return (f"{who} changed roll {as_int(params.get('roll'))} to "
                 f"{TAKE_LABELS.get(params.get('took'), 'something')}")
     if action == "cross":
-        return f"{who} covered card {_as_int(params.get('card'))}"
+        return f"{who} covered card {as_int(params.get('card'))}"
     if action == "wanderer":
         if params.get("take"):
             return f"{who} took the crystal weapon for {EXCHANGES.get(params.get('exchange'), 'an exchange')}"
@@ -918,7 +908,7 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     if action == "beat_queen":
         return f"{who}: the Queen is beaten"
     if action == "fail":
-        return f"{who}: card {_as_int(params.get('card'))} could not be covered"
+        return f"{who}: card {as_int(params.get('card'))} could not be covered"
     spec = ACTIONS.get(action)
     return f"{who}: {spec.label if spec else action}"
 

@@ -14,6 +14,7 @@ import json
 import random
 
 from .base import ActionSpec, Param, Rejected, check_action, parse_params
+from .words import as_int, join_names, player_name, plural
 
 ID = "wicked-forest"
 NAME = "The Wicked Forest"
@@ -117,19 +118,8 @@ def _check_player_count(count: int) -> None:
         raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
 
 
-def _join(words: list[str]) -> str:
-    """Join names as 'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
-    words = list(words)
-    if not words:
-        return "nobody"
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _plural(count: int, word: str) -> str:
-    """Say '1 Flower' or '3 Flowers'."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _ordinal(number: int) -> str:
@@ -151,15 +141,10 @@ def _seat_count(state: dict) -> int:
 
 def card_text(flowers, witch) -> str:
     """Describe a card as '3 Flowers, Witch' or '1 Flower'."""
-    text = _plural(_as_int(flowers), "Flower")
+    text = plural(as_int(flowers), "Flower")
     return text + ", Witch" if witch else text
 
 
-def _as_int(value, fallback: int = 0) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return fallback
 
 
 def flowers_on_display(state: dict) -> int:
@@ -303,7 +288,7 @@ def tiles_to_box(n_players: int) -> str:
         return (f"With {n_players} players every Ability Crystal Tile is used: "
                 "none go back in the box.")
     label = "tile" if len(unused) == 1 else "tiles"
-    numbers = _join([str(number) for number in unused])
+    numbers = join_names([str(number) for number in unused])
     return (f"Put {label} {numbers} of {stacks} back in the box "
             f"({len(unused) * TILE_STACKS} tiles).")
 
@@ -358,7 +343,7 @@ def _reveal(state: dict, params: dict, seat: int) -> None:
         state["phase"] = PHASE_CHOOSE
         state["decision"] = number
         state["picks"] = [None] * _seat_count(state)
-        state["events"].append(f"Card {number}: {_join(_names(state, state['in_forest']))}, "
+        state["events"].append(f"Card {number}: {join_names(_names(state, state['in_forest']))}, "
                                "choose Stay or Return.")
 
 
@@ -369,7 +354,7 @@ def _second_witch(state: dict) -> None:
     state["in_forest"] = []
     state["picks"] = [None] * _seat_count(state)
     verb = "is" if len(caught) == 1 else "are"
-    state["events"].append(f"Second Witch! {_join(_names(state, caught))} {verb} eliminated "
+    state["events"].append(f"Second Witch! {join_names(_names(state, caught))} {verb} eliminated "
                            "and gain nothing this round.")
     _end_exploration(state)
 
@@ -379,7 +364,7 @@ def _last_card_revealed(state: dict) -> None:
     returners = sorted(state["in_forest"])
     verb = "returns" if len(returners) == 1 else "return"
     state["events"].append(f"All {FOREST_SIZE} forest cards are revealed: "
-                           f"{_join(_names(state, returners))} {verb} safely.")
+                           f"{join_names(_names(state, returners))} {verb} safely.")
     _gain_flowers(state, returners, FOREST_SIZE)
     state["in_forest"] = []
     _award_forest_tiles(state, returners)
@@ -392,12 +377,12 @@ def _gain_flowers(state: dict, returners: list[int], reveal_number: int) -> None
     each, discarded = share_flowers(total, len(returners))
     names = _names(state, returners)
     if len(returners) == 1:
-        state["events"].append(f"{names[0]} gains {_plural(total, 'Flower')}.")
+        state["events"].append(f"{names[0]} gains {plural(total, 'Flower')}.")
     elif total == 0:
-        state["events"].append(f"No Flowers are on display: {_join(names)} gain nothing.")
+        state["events"].append(f"No Flowers are on display: {join_names(names)} gain nothing.")
     else:
-        line = (f"{_plural(total, 'Flower')} shared by {len(returners)}: "
-                f"{_join(names)} gain {each} each")
+        line = (f"{plural(total, 'Flower')} shared by {len(returners)}: "
+                f"{join_names(names)} gain {each} each")
         if discarded:
             line += f" ({discarded} discarded)"
         elif total < len(returners):
@@ -418,7 +403,7 @@ def _gain_flowers(state: dict, returners: list[int], reveal_number: int) -> None
             if each > kept:
                 state["events"].append(
                     f"{state['players'][seat]}'s Bag holds only {board['bag_capacity']}: "
-                    f"{_plural(each - kept, 'Flower')} go back to the Supply.")
+                    f"{plural(each - kept, 'Flower')} go back to the Supply.")
 
 
 def _award_forest_tiles(state: dict, seats: list[int]) -> None:
@@ -432,7 +417,7 @@ def _award_forest_tiles(state: dict, seats: list[int]) -> None:
     if len(names) == 1:
         state["events"].append(f"{names[0]} gains a Forest Magic Tile ({FOREST_TILE_MAGIC} Magic).")
     else:
-        state["events"].append(f"{_join(names)} each gain a Forest Magic Tile "
+        state["events"].append(f"{join_names(names)} each gain a Forest Magic Tile "
                                f"({FOREST_TILE_MAGIC} Magic).")
 
 
@@ -471,7 +456,7 @@ def _choose(state: dict, params: dict, seat: int) -> None:
     if waiting:
         # The same words whatever was picked: the pick stays secret.
         state["events"].append(f"{state['players'][seat]} has chosen. "
-                               f"Waiting for {_join(_names(state, waiting))}.")
+                               f"Waiting for {join_names(_names(state, waiting))}.")
     else:
         _resolve_choices(state)
 
@@ -490,9 +475,9 @@ def _resolve_choices(state: dict) -> None:
     })
     parts = []
     if returners:
-        parts.append(f"{_join(_names(state, returners))} {'returns' if len(returners) == 1 else 'return'}")
+        parts.append(f"{join_names(_names(state, returners))} {'returns' if len(returners) == 1 else 'return'}")
     if stayers:
-        parts.append(f"{_join(_names(state, stayers))} {'stays' if len(stayers) == 1 else 'stay'}")
+        parts.append(f"{join_names(_names(state, stayers))} {'stays' if len(stayers) == 1 else 'stay'}")
     state["events"].append(f"Reveal {number}: {', '.join(parts)}.")
     state["picks"] = [None] * _seat_count(state)
     state["in_forest"] = stayers
@@ -528,7 +513,7 @@ def _crystallize(state: dict, params: dict, seat: int) -> None:
     if state["inventory"]:
         have = board["bag"] + board["storehouse"]
         if spent > have:
-            raise Rejected(f"{name} has only {_plural(have, 'Flower')} "
+            raise Rejected(f"{name} has only {plural(have, 'Flower')} "
                            f"({board['bag']} in the Bag, {board['storehouse']} in the Storehouse).")
         from_bag = min(spent, board["bag"])  # the Bag is emptied before the Storehouse
         board["bag"] -= from_bag
@@ -623,7 +608,7 @@ def _preparation(state: dict) -> None:
             continue
         gained = min(tiles, max(0, board["bag_capacity"] - board["bag"]))
         board["bag"] += gained
-        line = f"Preparation: {name} gains {_plural(gained, 'Flower')} from Cultivation tiles"
+        line = f"Preparation: {name} gains {plural(gained, 'Flower')} from Cultivation tiles"
         if gained < tiles:
             line += f" ({tiles - gained} more would not fit in the Bag)"
         state["events"].append(line + ".")
@@ -730,22 +715,22 @@ def standings(state: dict) -> dict:
     most_flowers = max(row["flowers"] for row in tied)
     winners = [row for row in tied if row["flowers"] == most_flowers]
     behind = [row for row in tied if row["flowers"] < most_flowers]
-    winner_names = _join([row["name"] for row in winners])
+    winner_names = join_names([row["name"] for row in winners])
     if len(tied) == 1:
         decided_by = f"{winner_names} wins with {top_score} Magic."
     else:
         everyone_tied = "both" if len(tied) == 2 else "all"
-        lead = f"{_join([row['name'] for row in tied])} {everyone_tied} have {top_score} Magic"
+        lead = f"{join_names([row['name'] for row in tied])} {everyone_tied} have {top_score} Magic"
         if len(winners) == 1:
-            others = _join([str(row["flowers"]) for row in behind])
+            others = join_names([str(row["flowers"]) for row in behind])
             decided_by = f"{lead}; {winner_names} wins with more Flowers left ({most_flowers} to {others})."
         elif not behind:
             decided_by = (f"{winner_names} share the victory: {top_score} Magic and "
-                          f"{_plural(most_flowers, 'Flower')} each.")
+                          f"{plural(most_flowers, 'Flower')} each.")
         else:
-            others = _join([f"{row['name']} has {row['flowers']}" for row in behind])
+            others = join_names([f"{row['name']} has {row['flowers']}" for row in behind])
             decided_by = (f"{lead}; {winner_names} share the victory with "
-                          f"{_plural(most_flowers, 'Flower')} left each ({others}).")
+                          f"{plural(most_flowers, 'Flower')} left each ({others}).")
     return {"standings": rows, "winners": sorted(row["seat"] for row in winners),
             "decided_by": decided_by}
 
@@ -873,55 +858,51 @@ def secret_open(state: dict, seat: int) -> bool:
     return state["picks"][seat] is not None
 
 
-def _player_name(players: list[str], seat) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
-        return players[seat]
-    return "Someone"
 
 
 def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     """Write one public log line; a Stay/Return pick never says which."""
     params = params if isinstance(params, dict) else {}
-    who = _player_name(players, seat)
+    who = player_name(players, seat)
     if action == "choose":
         return f"{who} has chosen"
     target_seat = params.get("player")
-    target = _player_name(players, target_seat)
+    target = player_name(players, target_seat)
     whose = "their own" if target_seat == seat else f"{target}'s"
     if action == "reveal":
         return f"{who} revealed a card: {card_text(params.get('flowers'), params.get('witch'))}"
     if action == "correct_card":
         witch = "Witch" if params.get("witch") else "no Witch"
         return (f"{who} corrected the last card: "
-                f"{_plural(_as_int(params.get('flowers')), 'Flower')}, {witch}")
+                f"{plural(as_int(params.get('flowers')), 'Flower')}, {witch}")
     if action == "crystallize":
         item = params.get("item")
         color = params.get("color")
         shade = f"{color} " if color in COLORS and item != "expansion" else ""
         thing = f"{shade}{ITEM_NAMES.get(item, 'item')}"
         article = "an" if thing[:1].lower() in "aeiou" else "a"
-        cost = (f"{_as_int(params.get('magic'))} Magic, "
-                f"{_plural(_as_int(params.get('spent')), 'Flower')} spent")
+        cost = (f"{as_int(params.get('magic'))} Magic, "
+                f"{plural(as_int(params.get('spent')), 'Flower')} spent")
         if target_seat == seat:
             return f"{who} crystallized {article} {thing}: {cost}"
         return f"{who} logged for {target}: {article} {thing}, {cost}"
     if action == "store":
         return f"{who} stored a Flower" + ("" if target_seat == seat else f" for {target}")
     if action == "set_inventory":
-        return (f"{who} set {whose} Bag to {_as_int(params.get('bag'))} "
-                f"and Storehouse to {_as_int(params.get('storehouse'))}")
+        return (f"{who} set {whose} Bag to {as_int(params.get('bag'))} "
+                f"and Storehouse to {as_int(params.get('storehouse'))}")
     if action == "next_round":
         return f"{who} started the next round"
     if action == "set_draw_pile":
-        return f"{who} set the draw pile to {_plural(_as_int(params.get('count')), 'card')}"
+        return f"{who} set the draw pile to {plural(as_int(params.get('count')), 'card')}"
     if action == "set_run_outs":
-        return f"{who} set the draw pile run-outs to {_as_int(params.get('count'))}"
+        return f"{who} set the draw pile run-outs to {as_int(params.get('count'))}"
     if action == "set_forest_magic":
-        return f"{who} set {whose} Forest Magic Tiles to {_as_int(params.get('count'))}"
+        return f"{who} set {whose} Forest Magic Tiles to {as_int(params.get('count'))}"
     if action == "set_magic":
-        return f"{who} set {whose} Magic to {_as_int(params.get('magic'))}"
+        return f"{who} set {whose} Magic to {as_int(params.get('magic'))}"
     if action == "set_final_flowers":
-        return f"{who} set {whose} Flowers left to {_as_int(params.get('count'))}"
+        return f"{who} set {whose} Flowers left to {as_int(params.get('count'))}"
     if action == "finish":
         return f"{who} ended the game"
     spec = ACTIONS.get(action)

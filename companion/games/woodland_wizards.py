@@ -24,6 +24,7 @@ import json
 import random
 
 from .base import ActionSpec, Param, Rejected, check_action, parse_params
+from .words import as_int, join_names, player_name, plural
 
 ID = "woodland-wizards"
 NAME = "Woodland Wizards"
@@ -111,19 +112,8 @@ def _check_player_count(count: int) -> None:
         raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
 
 
-def _join(words) -> str:
-    """Join names as 'Ana', 'Ana and Ben', 'Ana, Ben and Cara'."""
-    words = list(words)
-    if not words:
-        return "nobody"
-    if len(words) == 1:
-        return words[0]
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def _plural(count: int, word: str) -> str:
-    """Say '1 card' or '3 cards'."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def _in_words(count: int) -> str:
@@ -166,7 +156,7 @@ def scorer_count(seat_count: int, scorers_7_plus: int = DEFAULT_SCORERS_7_PLUS) 
 
 
 def _scorer_words(count: int) -> str:
-    return _plural(count, "scorer")
+    return plural(count, "scorer")
 
 
 def _card(value: int, name: str, phoenix: bool) -> dict:
@@ -205,7 +195,7 @@ def _require_card(state: dict, player: int, index: int) -> None:
         name = state["players"][player]
         if not cards:
             raise Rejected(f"{name} has no scored cards.")
-        raise Rejected(f"{name} has {_plural(len(cards), 'scored card')}: "
+        raise Rejected(f"{name} has {plural(len(cards), 'scored card')}: "
                        f"choose a number from 0 to {len(cards) - 1}.")
 
 
@@ -338,7 +328,7 @@ def _round_tie_sentences(rows: list[dict], starting_seat: int, players: list[str
                 sentences.append(f"{lead}; {names[0]} is closer to the starting player "
                                  f"{starter}, so {names[0]} ranks higher.")
         else:
-            sentences.append(f"{_join(names)} all have {total}; the closer to the starting "
+            sentences.append(f"{join_names(names)} all have {total}; the closer to the starting "
                              f"player {starter} in turn order, the higher: {', '.join(names)}.")
     return sentences
 
@@ -364,7 +354,7 @@ def _beats_sentence(upper: dict, lower: dict, starter: str) -> str:
         return f"{head}, {a} holds the Golden Phoenix."
     if upper["cards"] != lower["cards"]:
         return f"{head}, {upper['cards']} scored cards to {lower['cards']}."
-    same = f"{head} with {_plural(upper['cards'], 'scored card')}"
+    same = f"{head} with {plural(upper['cards'], 'scored card')}"
     if upper["highest"] != lower["highest"]:
         return f"{same}, highest card {upper['highest']} to {lower['highest']}."
     if upper["highest_count"] != lower["highest_count"]:
@@ -408,7 +398,7 @@ def final_ranking(players_data, starting_seat: int) -> list[dict]:
         if tied_above:
             reason = _beats_sentence(rows[index - 1], row, starter)
         elif tied_below:
-            reason = (f"{row['score']} points, tied with {_join(tied_below)}; "
+            reason = (f"{row['score']} points, tied with {join_names(tied_below)}; "
                       f"the tie-breaks put {row['name']} first.")
         else:
             reason = f"{row['score']} points."
@@ -555,7 +545,7 @@ def _pass_boost(state: dict, params: dict, seat: int) -> None:
 def _say_who_is_waiting(state: dict) -> None:
     waiting = _waiting_for_boosts(state)
     if waiting:
-        state["events"].append(f"Waiting for {_join(_names(state, waiting))} to boost or pass.")
+        state["events"].append(f"Waiting for {join_names(_names(state, waiting))} to boost or pass.")
     else:
         state["events"].append("Everyone has boosted or passed: turn the boosts face up.")
 
@@ -565,7 +555,7 @@ def _next_boost_round(state: dict, params: dict, seat: int) -> None:
     _require_boost_phase(state)
     waiting = _waiting_for_boosts(state)
     if waiting:
-        raise Rejected(f"{_join(_names(state, waiting))} must boost or pass first.")
+        raise Rejected(f"{join_names(_names(state, waiting))} must boost or pass first.")
     if state["boost_round"] >= BOOST_ROUNDS:
         state["events"].append(f"{BOOST_ROUNDS} Boost rounds are over: the Boost phase ends.")
         _enter_phase(state, PHASE_SCORING)
@@ -573,7 +563,7 @@ def _next_boost_round(state: dict, params: dict, seat: int) -> None:
     state["boost_round"] += 1
     still_in = [s for s in range(_seat_count(state)) if not state["passed"][s]]
     state["events"].append(f"Boost round {state['boost_round']}: "
-                           f"{_join(_names(state, still_in))} may boost or pass.")
+                           f"{join_names(_names(state, still_in))} may boost or pass.")
 
 
 def _enter_total(state: dict, params: dict, seat: int) -> None:
@@ -589,7 +579,7 @@ def _enter_total(state: dict, params: dict, seat: int) -> None:
     state["totals"][player] = params["total"]
     missing = [s for s, total in enumerate(state["totals"]) if total is None]
     if missing:
-        state["events"].append(f"Still missing: {_join(_names(state, missing))}.")
+        state["events"].append(f"Still missing: {join_names(_names(state, missing))}.")
     else:
         state["events"].append("Every total is in: rank the round.")
 
@@ -614,7 +604,7 @@ def _settle_round(state: dict, params: dict, seat: int) -> None:
         raise Rejected("The round is already settled.")
     missing = [s for s, total in enumerate(state["totals"]) if total is None]
     if missing:
-        raise Rejected(f"Missing totals: {_join(_names(state, missing))}.")
+        raise Rejected(f"Missing totals: {join_names(_names(state, missing))}.")
     players = state["players"]
     seat_count = _seat_count(state)
     count = scorer_count(seat_count, state["scorers_7_plus"])
@@ -631,7 +621,7 @@ def _settle_round(state: dict, params: dict, seat: int) -> None:
     others = [players[s] for s in state["scorers"][1:]]
     line = f"{players[winner]} wins the round"
     if others:
-        line += f"; {_join(others)} also score ({_scorer_words(count)} with {seat_count} players)"
+        line += f"; {join_names(others)} also score ({_scorer_words(count)} with {seat_count} players)"
     state["events"].append(line + ". Scorers add their Contest Creature to their scored cards.")
     if state["round"] < ROUNDS:
         following = left_of(winner, seat_count)
@@ -662,7 +652,7 @@ def _score_creature(state: dict, params: dict, seat: int) -> None:
     state["events"].append(f"{name} scores {_card_text(card)}.")
     pending = _pending_creatures(state)
     if pending:
-        state["events"].append(f"Still to score a creature: {_join(_names(state, pending))}.")
+        state["events"].append(f"Still to score a creature: {join_names(_names(state, pending))}.")
     elif state["round"] == ROUNDS:
         state["events"].append("Every creature is scored: apply end-of-game effects, "
                                "then end the game.")
@@ -675,7 +665,7 @@ def _require_creatures_logged(state: dict) -> None:
         raise Rejected("Rank the round first.")
     pending = _pending_creatures(state)
     if pending:
-        raise Rejected(f"{_join(_names(state, pending))} must first score "
+        raise Rejected(f"{join_names(_names(state, pending))} must first score "
                        f"{'their Contest Creature' if len(pending) == 1 else 'their Contest Creatures'}.")
 
 
@@ -860,28 +850,19 @@ def secret_open(state: dict, seat: int) -> bool:
     return False
 
 
-def _player_name(players: list[str], seat) -> str:
-    if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players):
-        return players[seat]
-    return "Someone"
 
 
-def _as_int(value, fallback: int = 0) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return fallback
 
 
 def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     """Write one public log line."""
     params = params if isinstance(params, dict) else {}
-    who = _player_name(players, seat)
+    who = player_name(players, seat)
     target_seat = params.get("player")
-    target = _player_name(players, target_seat)
+    target = player_name(players, target_seat)
     whose = "their own" if target_seat == seat else f"{target}'s"
     for_whom = "" if target_seat == seat else f" for {target}"
-    card = _card(_as_int(params.get("value")), str(params.get("name") or ""),
+    card = _card(as_int(params.get("value")), str(params.get("name") or ""),
                  bool(params.get("phoenix")))
     if action == "set_phase":
         label = PHASE_LABELS.get(params.get("phase"), "another")
@@ -895,9 +876,9 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     if action == "next_boost_round":
         return f"{who} started the next Boost round"
     if action == "enter_total":
-        return f"{who} entered {whose} round total: {_as_int(params.get('total'))}"
+        return f"{who} entered {whose} round total: {as_int(params.get('total'))}"
     if action == "set_total":
-        return f"{who} corrected {whose} round total to {_as_int(params.get('total'))}"
+        return f"{who} corrected {whose} round total to {as_int(params.get('total'))}"
     if action == "settle_round":
         return f"{who} ranked the round"
     if action == "score_creature":
@@ -909,11 +890,11 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     if action == "add_card":
         return f"{who} added {_card_text(card)} to {whose} scored cards"
     if action == "edit_card":
-        return (f"{who} changed {whose} scored card {_as_int(params.get('index'))} "
+        return (f"{who} changed {whose} scored card {as_int(params.get('index'))} "
                 f"to {_card_text(card)}")
     if action == "remove_card":
-        return f"{who} removed {whose} scored card {_as_int(params.get('index'))}"
+        return f"{who} removed {whose} scored card {as_int(params.get('index'))}"
     if action == "set_adjustment":
-        return f"{who} set {whose} end-of-game adjustment to {_as_int(params.get('amount')):+d}"
+        return f"{who} set {whose} end-of-game adjustment to {as_int(params.get('amount')):+d}"
     spec = ACTIONS.get(action)
     return f"{who}: {spec.label if spec else action}"

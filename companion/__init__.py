@@ -34,8 +34,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_NAME="forest_table",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 60,
-        STREAM_POLL_SECONDS=1.0,
-        STREAM_KEEPALIVE_SECONDS=15.0,
+        # Each process looks for changes written by the other processes this often.
+        STREAM_POLL_SECONDS=0.05,
+        # A comment this often on every open stream, so a socket whose phone is gone fails.
+        STREAM_KEEPALIVE_SECONDS=10.0,
+        # Streams end after about this long; the phone reconnects and fetches the whole view.
         STREAM_MAX_SECONDS=300.0,
         CODE_GUESS_LIMIT="30 per minute",
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 
@@ -41,6 +42,8 @@ CREATE TABLE IF NOT EXISTS action (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS action_request
     ON action (table_id, request_id) WHERE request_id IS NOT NULL;
+-- Each process's live-update watcher asks many times a second what changed lately.
+CREATE INDEX IF NOT EXISTS game_table_updated ON game_table (updated_at);
 """
 
 
@@ -84,6 +87,11 @@ def init_schema(conn: sqlite3.Connection) -> None:
     conn.executescript(SCHEMA)
 
 
+# Writers of one process queue here rather than in SQLite's busy handler, which sleeps
+# in growing steps (up to 100 ms) and so lets a waiting writer miss a lock freed long ago.
+_writer = threading.Lock()
+
+
 class Transaction:
     """BEGIN IMMEDIATE ... COMMIT: one writer at a time, so version checks are exact."""
 
@@ -91,14 +99,22 @@ class Transaction:
         self.conn = conn
 
     def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
+        _writer.acquire()
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            _writer.release()
+            raise
         return self.conn
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            self.conn.execute("COMMIT")
-        else:
-            self.conn.execute("ROLLBACK")
+        try:
+            if exc_type is None:
+                self.conn.execute("COMMIT")
+            else:
+                self.conn.execute("ROLLBACK")
+        finally:
+            _writer.release()
 
 
 def _table(row: sqlite3.Row | None) -> TableRow | None:
@@ -140,6 +156,18 @@ def get_table(conn, code: str) -> TableRow | None:
 def get_version(conn, code: str) -> int | None:
     row = conn.execute("SELECT version FROM game_table WHERE code = ?", (code,)).fetchone()
     return None if row is None else row["version"]
+
+
+def changed_since(conn, since: float) -> list[tuple[str, int, float]]:
+    """(code, version, updated_at) of every table written after `since`."""
+    return [tuple(row) for row in conn.execute(
+        "SELECT code, version, updated_at FROM game_table WHERE updated_at > ?", (since,))]
+
+
+def versions_of(conn, codes: list[str]) -> list[tuple[str, int]]:
+    marks = ",".join("?" * len(codes))
+    return [tuple(row) for row in conn.execute(
+        f"SELECT code, version FROM game_table WHERE code IN ({marks})", codes)]
 
 
 def seats(conn, table_id: int) -> list[sqlite3.Row]:

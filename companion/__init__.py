@@ -50,15 +50,18 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
     Htmx(app)
+    from .web.phone import SessionInterface
+    app.session_interface = SessionInterface()
 
     from . import db, live
-    from .web import api, assets, errors, limits, pages
+    from .web import api, assets, compression, errors, limits, pages
 
     db.init_app(app)
     live.init_app(app)
     errors.init_app(app)
     limits.init_app(app)
-    app.register_blueprint(assets.bp)
+    compression.init_app(app)
+    assets.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     return app

@@ -182,12 +182,20 @@ def set_seat_token(conn, table_id: int, seat: int, token_hash: str | None) -> No
     )
 
 
-def live_actions(conn, table_id: int) -> list[ActionRow]:
-    rows = conn.execute(
-        "SELECT seq, seat, name, params, request_id, created_at FROM action"
-        " WHERE table_id = ? AND undone_at IS NULL ORDER BY seq",
-        (table_id,),
-    ).fetchall()
+def live_actions(conn, table_id: int, newest: int | None = None) -> list[ActionRow]:
+    """The live actions in order; only the last `newest` of them when given."""
+    if newest:
+        rows = conn.execute(
+            "SELECT * FROM (SELECT seq, seat, name, params, request_id, created_at FROM action"
+            " WHERE table_id = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+            (table_id, newest),
+        ).fetchall()
+    else:
+        rows = conn.execute(
+            "SELECT seq, seat, name, params, request_id, created_at FROM action"
+            " WHERE table_id = ? AND undone_at IS NULL ORDER BY seq",
+            (table_id,),
+        ).fetchall()
     return [
         ActionRow(r["seq"], r["seat"], r["name"], json.loads(r["params"]), r["request_id"], r["created_at"])
         for r in rows

@@ -56,7 +56,7 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error"):
         "notice": notice,
         "notice_kind": notice_kind,
         "is_host": tables.is_host(table, phone.host_token(table.code)),
-        "new_rid": phone.new_request_id,
+        "new_rid": phone.request_ids(),
     }
 
 

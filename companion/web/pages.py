@@ -57,6 +57,7 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error"):
         "notice_kind": notice_kind,
         "is_host": tables.is_host(table, phone.host_token(table.code)),
         "new_rid": phone.request_ids(),
+        "act_url": url_for("pages.act", code=table.code),
     }
 
 

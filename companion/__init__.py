@@ -35,7 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_NAME="forest_table",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 60,
         # Each process looks for changes written by the other processes this often.
-        STREAM_POLL_SECONDS=0.05,
+        STREAM_POLL_SECONDS=0.025,
         # A comment this often on every open stream, so a socket whose phone is gone fails.
         STREAM_KEEPALIVE_SECONDS=10.0,
         # Streams end after about this long; the phone reconnects and fetches the whole view.

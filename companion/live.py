@@ -6,10 +6,11 @@ channel's version:
 
 - a write in this process: the route calls `notify(code)` right after the commit, and
   the table's streams here wake at once;
-- a write in another worker process: the hub's watcher, one thread per process, asks
-  the database every `poll` seconds which tables changed since it last looked
-  (`updated_at`, indexed) and wakes their streams. Every few seconds it also re-reads
-  the version of every watched table, so nothing is missed even if the clock steps back.
+- a write in another worker process: the hub's watcher, one thread per process (a
+  greenlet under gevent), asks the database every `poll` seconds which tables changed
+  since it last looked (`updated_at`, indexed) and wakes their streams. Every few
+  seconds it also re-reads the version of every watched table, so nothing is missed
+  even if the clock steps back.
 
 The watcher runs only while this process holds at least one stream, and a fork (a
 server's worker processes) starts its own.

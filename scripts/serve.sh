@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Install what is needed, then serve Forest Table with gunicorn (several worker processes,
-# thousands of open live-update streams): the way to run it for a whole club.
+# Install what is needed, then serve Forest Table with gunicorn (gevent worker processes
+# holding thousands of open live-update streams): the way to run it for a whole club.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

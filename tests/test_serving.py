@@ -297,14 +297,64 @@ def test_the_view_reads_only_the_log_lines_it_shows(tmp_path):
 # -- the production server ---------------------------------------------------------------------------
 
 
+def test_a_worker_runs_one_request_at_a_time_but_any_number_of_streams():
+    from companion.serving import RequestSlots
+
+    running, most, lock = [0], [0], threading.Lock()
+    inside = threading.Barrier(3, timeout=WAIT)  # two streams and the test meet here
+
+    def inner_app(environ, start_response):
+        if environ["PATH_INFO"].endswith("/events"):
+            inside.wait()
+            return [b"stream"]
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.01)  # long enough for the other threads to try to come in
+        with lock:
+            running[0] -= 1
+        return [b"page"]
+
+    gated = RequestSlots(inner_app, 1)
+    answers = []
+
+    def call(path):
+        answers.append(gated({"PATH_INFO": path, "REQUEST_METHOD": "GET"}, None))
+
+    threads = [threading.Thread(target=call, args=(p,)) for p in ["/t/ABCD/view"] * 6]
+    streams = [threading.Thread(target=call, args=("/t/ABCD/events",)) for _ in range(2)]
+    for thread in threads + streams:
+        thread.start()
+    inside.wait()  # both streams got in while pages were being served one by one
+    for thread in threads + streams:
+        thread.join(WAIT)
+    assert most[0] == 1
+    assert sorted(answers) == [[b"page"]] * 6 + [[b"stream"]] * 2
+
+
+def test_the_production_app_settles_its_memory_before_forking(tmp_path):
+    import gc
+
+    from companion.serving import settle
+
+    app = make_app(tmp_path / "db.sqlite")
+    try:
+        settle(app)
+        # Every template compiled, and the app's objects out of the collector's walk.
+        assert gc.get_freeze_count() > 0
+        assert len(app.jinja_env.cache) == len(app.jinja_env.list_templates(extensions=["html"]))
+    finally:
+        gc.unfreeze()  # this test process goes on as before
+
+
 def test_the_production_config_loads():
     settings = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
-    assert settings["wsgi_app"] == "companion:create_app()"
+    assert settings["wsgi_app"] == "companion.serving:production_app()"
     assert settings["workers"] >= 2
-    assert settings["worker_class"] in ("gthread", "gevent")
-    # An open stream holds a thread: a worker takes no more connections than it has threads.
-    assert settings["threads"] >= 1000
-    assert settings["worker_connections"] <= settings["threads"]
+    # A worker holds thousands of open streams: gevent greenlets by default.
+    assert settings["worker_class"] == "gevent"
+    assert settings["worker_connections"] >= 2000
+    assert settings["preload_app"] is False  # gevent patches the library before the app loads
     env = dict(os.environ, FOREST_TABLE_WORKERS="3", FOREST_TABLE_PORT="8123")
     done = subprocess.run([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--print-config"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
@@ -312,6 +362,14 @@ def test_the_production_config_loads():
     printed = dict(re.findall(r"^(\w+)\s+= (.*)$", done.stdout, re.M))
     assert printed["workers"] == "3"
     assert printed["bind"] == "['0.0.0.0:8123']"
+    # The other kind measured stays one setting away, sized for streams as well.
+    env["FOREST_TABLE_WORKER_CLASS"] = "gthread"
+    done = subprocess.run([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--print-config"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    printed = dict(re.findall(r"^(\w+)\s+= (.*)$", done.stdout, re.M))
+    assert printed["worker_class"] == "gthread" and printed["preload_app"] == "True"
+    assert int(printed["threads"]) >= 2000
+    assert int(printed["threads"]) < int(printed["worker_connections"])
     check = subprocess.run([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--check-config"],
                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert check.returncode == 0, check.stderr
@@ -337,13 +395,14 @@ def _http(port, request: bytes) -> tuple[str, bytes]:
     return head.decode("latin-1"), body
 
 
-@pytest.fixture
-def gunicorn_server(tmp_path):
+@pytest.fixture(params=["gevent", "gthread"])
+def gunicorn_server(request, tmp_path):
     port = _free_port()
     db_path = tmp_path / "club.sqlite"
     env = dict(os.environ, FOREST_TABLE_DATABASE=str(db_path), FOREST_TABLE_SECRET_KEY="test-key",
                FOREST_TABLE_HOST="127.0.0.1", FOREST_TABLE_PORT=str(port), FOREST_TABLE_WORKERS="2",
-               FOREST_TABLE_THREADS="50", FOREST_TABLE_STREAM_POLL_SECONDS="0.02",
+               FOREST_TABLE_WORKER_CLASS=request.param, FOREST_TABLE_THREADS="50",
+               FOREST_TABLE_WORKER_CONNECTIONS="100", FOREST_TABLE_STREAM_POLL_SECONDS="0.02",
                # Streams whose phone left end at the next keepalive, so the server stops at once.
                FOREST_TABLE_STREAM_KEEPALIVE_SECONDS="0.2",
                FOREST_TABLE_LOG_LEVEL="warning")

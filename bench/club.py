@@ -16,7 +16,7 @@ browser does. Then:
 3. memory: resident memory summed over the server's processes with the tables made and
    no stream open, and again with every stream open.
 
-    .venv/bin/python bench/club.py [--tables 1 100 500] [--workers 2] [--worker-class gthread]
+    .venv/bin/python bench/club.py [--tables 1 100 500] [--workers 2] [--worker-class gevent]
 
 The client is one asyncio process (raw sockets), so thousands of streams cost it little.
 Every wait has a timeout, the whole run is capped (`--cap`, default 900 s) and each
@@ -35,8 +35,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from harness import (STEP_TIMEOUT, BenchError, Deadline, EventStream, Phone, Server, machine_line,
-                     ms_summary, new_rid, percentile, view_version)
+from harness import (STEP_TIMEOUT, BenchError, Deadline, EventStream, Phone, Server, machine_busy_seconds,
+                     machine_line, ms_summary, new_rid, percentile, view_version)
 
 PLAYERS = ["Ana", "Ben", "Cara", "Dan", "Eve"]
 HX = {"HX-Request": "true", "HX-Target": "view", "Accept-Encoding": "gzip, deflate"}
@@ -315,20 +315,20 @@ async def run_club(server: Server, n_tables: int, args, deadline: Deadline) -> d
     result = {"tables": n_tables, "streams": streams, "setup_s": setup_s, "open_s": open_s,
               "memory_idle": memory_idle, "memory_streams": memory_streams}
     try:
-        cpu, own, wall = server.cpu_seconds(), time.process_time(), time.perf_counter()
+        cpu, own, wall, busy = server.cpu_seconds(), time.process_time(), time.perf_counter(), machine_busy_seconds()
         await club.paced(args.seconds, args.rate)
         result["latency"] = club.samples("latency")
         result["latency_posts"] = club.post_times.get("latency", [])
         result["latency_cpu"] = (server.cpu_seconds() - cpu, time.process_time() - own,
-                                 time.perf_counter() - wall)
+                                 time.perf_counter() - wall, machine_busy_seconds() - busy)
         actors = min(args.actors, n_tables)
-        cpu, own, wall = server.cpu_seconds(), time.process_time(), time.perf_counter()
+        cpu, own, wall, busy = server.cpu_seconds(), time.process_time(), time.perf_counter(), machine_busy_seconds()
         accepted, elapsed = await club.flat_out(args.throughput_seconds, actors)
         result["throughput"] = {"actors": actors, "accepted": accepted, "elapsed": elapsed,
                                 "posts": club.post_times.get("throughput", []),
                                 "samples": club.samples("throughput"),
                                 "cpu": (server.cpu_seconds() - cpu, time.process_time() - own,
-                                        time.perf_counter() - wall)}
+                                        time.perf_counter() - wall, machine_busy_seconds() - busy)}
         result["memory_after"] = server.memory()
         result["reconnects"] = sum(s.reconnects for t in club.tables for s in t.streams)
         result["keepalives"] = sum(s.keepalives for t in club.tables for s in t.streams)
@@ -337,6 +337,11 @@ async def run_club(server: Server, n_tables: int, args, deadline: Deadline) -> d
     result["errors"] = dict(club.errors)
     result["first_errors"] = list(club.first_errors)
     return result
+
+
+def other_cpu(busy: float, server_cpu: float, client_cpu: float, wall: float) -> str:
+    """What the rest of the machine used meanwhile: a busy neighbour disturbs the figures."""
+    return f"{max(0.0, busy - server_cpu - client_cpu) / wall * 100:.0f}%"
 
 
 def report(server: Server, result: dict, args) -> None:
@@ -358,10 +363,10 @@ def report(server: Server, result: dict, args) -> None:
         if not args.no_fetch:
             print(f"     view fetched,  last of 4 phones   {ms_summary(visible)}")
         print(f"     action post round trip            {ms_summary(posts)}")
-        server_cpu, client_cpu, wall = result["latency_cpu"]
+        server_cpu, client_cpu, wall, busy = result["latency_cpu"]
         print(f"     CPU: server {server_cpu / wall * 100:.0f}% of one core "
               f"({server_cpu / max(1, len(posts)) * 1000:.1f} ms per action, its view fetches included), "
-              f"this client {client_cpu / wall * 100:.0f}%")
+              f"this client {client_cpu / wall * 100:.0f}%, other processes {other_cpu(busy, server_cpu, client_cpu, wall)}")
     if "throughput" in result:
         tp = result["throughput"]
         rate = tp["accepted"] / tp["elapsed"] if tp["elapsed"] else 0.0
@@ -373,9 +378,10 @@ def report(server: Server, result: dict, args) -> None:
             print(f"     time per action                   median {statistics.median(posts) * 1000:7.1f} ms   "
                   f"p99 {percentile(posts, 0.99) * 1000:7.1f} ms   worst {max(posts) * 1000:7.1f} ms")
         print(f"     meanwhile update arrives, each    {ms_summary(each)}")
-        server_cpu, client_cpu, wall = tp["cpu"]
+        server_cpu, client_cpu, wall, busy = tp["cpu"]
         print(f"     CPU: server {server_cpu / wall * 100:.0f}% of one core "
-              f"({server_cpu / max(1, tp['accepted']) * 1000:.1f} ms per action), this client {client_cpu / wall * 100:.0f}%")
+              f"({server_cpu / max(1, tp['accepted']) * 1000:.1f} ms per action), this client {client_cpu / wall * 100:.0f}%, "
+              f"other processes {other_cpu(busy, server_cpu, client_cpu, wall)}")
         ma = result["memory_after"]
         print(f"   memory after both phases: {ma['rss_mib']:.1f} MiB RSS ({ma['pss_mib']:.1f} PSS); "
               f"stream reconnects {result['reconnects']}, keepalives received {result['keepalives']}")
@@ -391,9 +397,11 @@ def main() -> int:
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 100, 500],
                         help="numbers of tables to try, each on a fresh server (default 1 100 500)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
-    parser.add_argument("--worker-class", default="gthread", choices=["gthread", "gevent"])
+    parser.add_argument("--worker-class", default="gevent", choices=["gevent", "gthread"],
+                        help="gunicorn worker class (default gevent, as gunicorn.conf.py)")
     parser.add_argument("--threads", type=int, default=None, help="gthread threads per worker (default: the config's)")
     parser.add_argument("--dev", action="store_true", help="the development server (app.py) instead of gunicorn")
+    parser.add_argument("--config", default=None, help="another gunicorn config file (default gunicorn.conf.py)")
     parser.add_argument("--rate", type=float, default=50.0,
                         help="actions a second the whole club makes in the latency phase (default 50); "
                              "each table acts every tables/rate seconds, at most every 0.2 s")
@@ -415,6 +423,8 @@ def main() -> int:
     for n_tables in args.tables:
         server = Server(kind="dev" if args.dev else "gunicorn", workers=args.workers,
                         worker_class=args.worker_class, threads=args.threads)
+        if args.config:
+            server.config = args.config
         try:
             server.start(deadline)
             result = asyncio.run(asyncio.wait_for(run_club(server, n_tables, args, deadline),

@@ -72,8 +72,9 @@ class Server:
 
     kind: str = "gunicorn"
     workers: int = 2
-    worker_class: str = "gthread"
+    worker_class: str = "gevent"
     threads: int | None = None
+    config: str = str(PROJECT_ROOT / "gunicorn.conf.py")
     env: dict = field(default_factory=dict)
     port: int = 0
     proc: subprocess.Popen | None = None
@@ -84,7 +85,7 @@ class Server:
         if self.kind == "dev":
             return "development server (app.py, Werkzeug threaded), 1 process"
         threads = f", {self.threads} threads each" if self.threads and self.worker_class == "gthread" else ""
-        return f"gunicorn (gunicorn.conf.py), {self.workers} {self.worker_class} workers{threads}"
+        return f"gunicorn ({Path(self.config).name}), {self.workers} {self.worker_class} workers{threads}"
 
     def start(self, deadline: Deadline) -> None:
         self.tmp = tempfile.TemporaryDirectory(prefix="forest-bench-")
@@ -102,7 +103,7 @@ class Server:
         if self.kind == "dev":
             cmd = [sys.executable, str(PROJECT_ROOT / "app.py"), "--host", HOST, "--port", str(self.port)]
         else:
-            cmd = [sys.executable, "-m", "gunicorn", "--config", str(PROJECT_ROOT / "gunicorn.conf.py")]
+            cmd = [sys.executable, "-m", "gunicorn", "--config", self.config]
         log_path = Path(self.tmp.name) / "server.log"
         with open(log_path, "wb") as log:
             # A session of its own: stop() can then end the server and its workers as a group.
@@ -481,6 +482,17 @@ def ms_summary(seconds, p: float = 0.95) -> str:
     label = f"p{int(round(p * 100))}"
     return (f"median {statistics.median(ms):7.1f} ms   {label} {percentile(ms, p):7.1f} ms   "
             f"worst {max(ms):7.1f} ms   ({len(ms)} samples)")
+
+
+def machine_busy_seconds() -> float:
+    """CPU time all processes of the machine have used so far (every core), from /proc/stat."""
+    try:
+        with open("/proc/stat") as handle:
+            fields = [int(v) for v in handle.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_line() -> str:

@@ -50,12 +50,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
 
     Htmx(app)
-    from .web.phone import SessionInterface
-    app.session_interface = SessionInterface()
 
     from . import db, live
-    from .web import api, assets, compression, errors, limits, pages
+    from .web import api, assets, compression, errors, limits, pages, phone
 
+    app.session_interface = phone.SessionInterface()
     db.init_app(app)
     live.init_app(app)
     errors.init_app(app)

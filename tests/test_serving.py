@@ -190,6 +190,20 @@ def test_a_phone_that_goes_away_leaves_nothing_behind(tmp_path):
     assert hub._watcher is None
 
 
+@pytest.mark.skipif(not hasattr(socket, "TCP_USER_TIMEOUT"), reason="Linux only")
+def test_a_stream_socket_gives_up_on_a_phone_that_vanished():
+    from companion.live import notice_dead_peer
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        with socket.create_connection(server.getsockname()):
+            stream_socket, _ = server.accept()
+            with stream_socket:
+                notice_dead_peer({"gunicorn.socket": stream_socket}, keepalive=10.0)
+                # Unacknowledged keepalives for 20 s and the kernel drops the connection.
+                assert stream_socket.getsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT) == 20000
+    notice_dead_peer({}, keepalive=10.0)  # other servers hand no socket: nothing to do
+
+
 def test_the_keepalive_is_short_and_streams_are_recycled():
     app = create_app({"TESTING": True, "DATABASE": ":memory:", "SECRET_KEY": "k"})
     # A dead phone is noticed within two keepalives; every phone reconnects now and then.

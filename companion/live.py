@@ -82,13 +82,10 @@ class Hub:
             channel = self._channels.get(code)
             if channel is None:
                 channel = self._channels[code] = Channel(code, None)
-                fresh = True
-            else:
-                fresh = False
             channel.streams += 1
             if self._watcher is None or self._watcher_pid != os.getpid():
                 self._start_watcher()
-        if fresh or channel.version is None:
+        if channel.version is None:  # the first stream of this table here
             version = self._read_version(code)
             if version is not None:
                 channel.publish(version)

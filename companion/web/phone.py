@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import socket
 from urllib.parse import urlsplit
@@ -82,8 +83,8 @@ def request_ids():
     share their random part, so the compressed update is half a kilobyte lighter.
     """
     stem = secrets.token_urlsafe(12)
-    count = iter(range(1, 1_000_000))
-    return lambda: f"{stem}.{next(count)}"
+    numbers = itertools.count(1)
+    return lambda: f"{stem}.{next(numbers)}"
 
 
 def lan_address() -> str | None:

@@ -144,6 +144,27 @@ def test_a_phone_reconnecting_with_an_old_version_is_told_the_current_one(tmp_pa
         stream.close()
 
 
+def test_a_change_stamped_in_the_past_still_reaches_the_stream(tmp_path, monkeypatch):
+    """If the clock steps back, a write's updated_at can be older than the watcher's
+    last look; the watcher's regular re-read of every watched table still finds it."""
+    from companion import live
+
+    monkeypatch.setattr(live, "SWEEP_SECONDS", 0.1)
+    path = tmp_path / "shared.sqlite"
+    holder = make_app(path)
+    limiter.reset()
+    code = create_tiny(holder.test_client())
+    stream = StreamReader(holder.test_client().get(f"/t/{code}/events?v=0"))
+    try:
+        stream.until("retry:")
+        conn = store.connect(str(path))  # another process, writing with a clock an hour slow
+        conn.execute("UPDATE game_table SET version = 7, updated_at = updated_at - 3600 WHERE code = ?", (code,))
+        conn.close()
+        stream.until(r"event: update\ndata: 7\n\n")
+    finally:
+        stream.close()
+
+
 def test_the_watcher_reads_only_tables_written_since_it_last_looked(tmp_path):
     conn = store.connect(str(tmp_path / "db.sqlite"))
     store.init_schema(conn)

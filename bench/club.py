@@ -35,7 +35,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from harness import (STEP_TIMEOUT, BenchError, Deadline, EventStream, Phone, Server, machine_busy_seconds,
+from harness import (BenchError, Deadline, EventStream, Phone, Server, machine_busy_seconds,
                      machine_line, ms_summary, new_rid, percentile, view_version)
 
 PLAYERS = ["Ana", "Ben", "Cara", "Dan", "Eve"]

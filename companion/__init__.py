@@ -34,8 +34,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_NAME="forest_table",
         PERMANENT_SESSION_LIFETIME=60 * 60 * 24 * 60,
-        STREAM_POLL_SECONDS=1.0,
-        STREAM_KEEPALIVE_SECONDS=15.0,
+        # Each process looks for changes written by the other processes this often.
+        STREAM_POLL_SECONDS=0.025,
+        # A comment this often on every open stream, so a socket whose phone is gone fails.
+        STREAM_KEEPALIVE_SECONDS=10.0,
+        # Streams end after about this long; the phone reconnects and fetches the whole view.
         STREAM_MAX_SECONDS=300.0,
         CODE_GUESS_LIMIT="30 per minute",
         ABANDON_AFTER_HOURS=24,  # a table with no move for this long is archived as unfinished
@@ -50,13 +53,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     Htmx(app)
 
     from . import db, live
-    from .web import api, assets, campaigns, errors, history, limits, pages
+    from .web import api, assets, campaigns, compression, errors, history, limits, pages, phone
 
+    app.session_interface = phone.SessionInterface()
     db.init_app(app)
     live.init_app(app)
     errors.init_app(app)
     limits.init_app(app)
-    app.register_blueprint(assets.bp)
+    compression.init_app(app)
+    assets.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     history.init_app(app)

@@ -1,65 +1,237 @@
 """Live updates: wake the server-sent-event streams of a table when its version moves.
 
-Within one process a condition variable wakes the streams at once; every stream also
-re-reads its table's version from the database about once a second, so a change made
-by another worker process reaches it too.
+One hub per process. A stream waits on its table's channel and reads nothing from the
+database itself, so thousands of open streams cost no queries. Two things move a
+channel's version:
+
+- a write in this process: the route calls `notify(code)` right after the commit, and
+  the table's streams here wake at once;
+- a write in another worker process: the hub's watcher, one thread per process (a
+  greenlet under gevent), asks the database every `poll` seconds which tables changed
+  since it last looked (`updated_at`, indexed) and wakes their streams. Every few
+  seconds it also re-reads the version of every watched table, so nothing is missed
+  even if the clock steps back.
+
+The watcher runs only while this process holds at least one stream, and a fork (a
+server's worker processes) starts its own.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import random
+import socket
 import threading
 import time
 
 from . import store
 
+log = logging.getLogger(__name__)
+
+# A change is looked for again this long after its timestamp, so two commits with the
+# same `updated_at`, or a small step back of the clock, are not missed.
+OVERLAP_SECONDS = 0.5
+# How often the watcher re-reads the version of every watched table, whatever changed.
+SWEEP_SECONDS = 5.0
+SWEEP_BATCH = 500  # codes per query, well under SQLite's limit on bound parameters
+
+
+class Channel:
+    """The streams of one table in this process, and the latest version known here."""
+
+    __slots__ = ("code", "version", "streams", "changed")
+
+    def __init__(self, code: str, version: int | None):
+        self.code = code
+        self.version = version
+        self.streams = 0
+        self.changed = threading.Condition()
+
+    def publish(self, version: int) -> None:
+        with self.changed:
+            # Versions only grow: a reading older than what a stream already has is dropped.
+            if self.version is None or version > self.version:
+                self.version = version
+                self.changed.notify_all()
+
+    def wait_past(self, version: int | None, timeout: float) -> int | None:
+        """Wait until the version differs from `version` (or the timeout); return it."""
+        with self.changed:
+            if self.version == version and timeout > 0:
+                self.changed.wait(timeout)
+            return self.version
+
 
 class Hub:
-    def __init__(self):
+    def __init__(self, db_path: str, poll: float = 0.05):
+        self.db_path = db_path
+        self.poll = poll
         self._lock = threading.Lock()
-        self._conditions: dict[str, threading.Condition] = {}
+        self._channels: dict[str, Channel] = {}
+        self._watcher: threading.Thread | None = None
+        self._watcher_pid: int | None = None
+        self._lookup = None  # this process's connection for version look-ups
+        self._lookup_pid: int | None = None
+        self._lookup_lock = threading.Lock()
 
-    def _condition(self, code: str) -> threading.Condition:
+    # -- streams -------------------------------------------------------------------------
+
+    def subscribe(self, code: str) -> Channel:
         with self._lock:
-            cond = self._conditions.get(code)
-            if cond is None:
-                cond = self._conditions[code] = threading.Condition()
-            return cond
+            channel = self._channels.get(code)
+            if channel is None:
+                channel = self._channels[code] = Channel(code, None)
+            channel.streams += 1
+            if self._watcher is None or self._watcher_pid != os.getpid():
+                self._start_watcher()
+        if channel.version is None:  # the first stream of this table here
+            version = self._read_version(code)
+            if version is not None:
+                channel.publish(version)
+        return channel
+
+    def unsubscribe(self, channel: Channel) -> None:
+        with self._lock:
+            channel.streams -= 1
+            if channel.streams <= 0 and self._channels.get(channel.code) is channel:
+                del self._channels[channel.code]
 
     def notify(self, code: str) -> None:
-        cond = self._condition(code)
-        with cond:
-            cond.notify_all()
+        """A write in this process just committed: wake the table's streams here at once."""
+        channel = self._channels.get(code)
+        if channel is None:
+            return  # no stream for this table in this process; other processes' watchers see it
+        version = self._read_version(code)
+        if version is not None:
+            channel.publish(version)
 
-    def wait(self, code: str, timeout: float) -> None:
-        cond = self._condition(code)
-        with cond:
-            cond.wait(timeout)
+    def stream_count(self) -> int:
+        with self._lock:
+            return sum(c.streams for c in self._channels.values())
+
+    # -- database ------------------------------------------------------------------------
+
+    def _read_version(self, code: str) -> int | None:
+        with self._lookup_lock:
+            if self._lookup is None or self._lookup_pid != os.getpid():
+                # A connection inherited through a fork is never used: SQLite forbids it.
+                self._lookup = store.connect(self.db_path)
+                self._lookup_pid = os.getpid()
+            return store.get_version(self._lookup, code)
+
+    # -- the watcher ---------------------------------------------------------------------
+
+    def _start_watcher(self) -> None:
+        # Called with self._lock held.
+        self._watcher = threading.Thread(target=self._watch, name="forest-table-live-watcher",
+                                         daemon=True)
+        self._watcher_pid = os.getpid()
+        self._watcher.start()
+
+    def _watch(self) -> None:
+        me = threading.current_thread()
+        conn = None
+        since = time.time() - OVERLAP_SECONDS
+        next_sweep = time.monotonic() + SWEEP_SECONDS
+        try:
+            while True:
+                with self._lock:
+                    if self._watcher is not me:
+                        return
+                    if not self._channels:
+                        # No stream left here: stop; the next stream starts a new watcher.
+                        self._watcher = None
+                        return
+                try:
+                    if conn is None:
+                        conn = store.connect(self.db_path)
+                    since = self._publish_changes(conn, since)
+                    if time.monotonic() >= next_sweep:
+                        next_sweep = time.monotonic() + SWEEP_SECONDS
+                        self._sweep(conn)
+                except Exception:  # a locked or vanished database must not end live updates
+                    log.exception("live-update watcher: reading the database failed")
+                    if conn is not None:
+                        conn.close()
+                        conn = None
+                    time.sleep(1.0)
+                time.sleep(self.poll)
+        finally:
+            if conn is not None:
+                conn.close()
+
+    def _publish_changes(self, conn, since: float) -> float:
+        newest = since
+        for code, version, updated_at in store.changed_since(conn, since - OVERLAP_SECONDS):
+            channel = self._channels.get(code)
+            if channel is not None:
+                channel.publish(version)
+            if updated_at > newest:
+                newest = updated_at
+        return newest
+
+    def _sweep(self, conn) -> None:
+        with self._lock:
+            codes = list(self._channels)
+        for start in range(0, len(codes), SWEEP_BATCH):
+            for code, version in store.versions_of(conn, codes[start:start + SWEEP_BATCH]):
+                channel = self._channels.get(code)
+                if channel is not None:
+                    channel.publish(version)
 
 
-def event_stream(hub: Hub, db_path: str, code: str, known_version: int | None, *,
-                 poll: float, keepalive: float, max_seconds: float):
-    """Yield SSE text: an `update` event carrying the version whenever it changes."""
-    conn = store.connect(db_path)
+def event_stream(hub: Hub, code: str, known_version: int | None, *,
+                 keepalive: float, max_seconds: float):
+    """Yield SSE text: an `update` event carrying the version whenever it changes.
+
+    A comment every `keepalive` seconds makes a socket whose phone is gone fail soon, and
+    the stream ends after about `max_seconds` (spread a little, so phones that connected
+    together do not all come back together); the browser then reconnects and resyncs.
+    """
+    channel = hub.subscribe(code)
     try:
+        if channel.version is None:
+            yield "event: gone\ndata: table closed\n\n"
+            return
         # Tell the browser how soon to reconnect when the stream ends or drops.
         yield "retry: 1500\n\n"
         started = last_sent = time.monotonic()
-        while time.monotonic() - started < max_seconds:
-            version = store.get_version(conn, code)
-            if version is None:
-                yield "event: gone\ndata: table closed\n\n"
-                return
+        ends = started + max_seconds * random.uniform(0.8, 1.0)
+        version = channel.version
+        while True:
             if version != known_version:
                 known_version = version
                 last_sent = time.monotonic()
                 yield f"event: update\ndata: {version}\n\n"
-            elif time.monotonic() - last_sent >= keepalive:
-                last_sent = time.monotonic()
+            now = time.monotonic()
+            if now >= ends:
+                return
+            if now - last_sent >= keepalive:
+                last_sent = now
                 yield ": keepalive\n\n"
-            hub.wait(code, poll)
+            version = channel.wait_past(known_version, min(ends, last_sent + keepalive) - now)
     finally:
-        conn.close()
+        hub.unsubscribe(channel)
+
+
+def notice_dead_peer(environ: dict, keepalive: float) -> None:
+    """Let the kernel give up on a phone that vanished without closing its stream.
+
+    A phone whose Wi-Fi dropped never acknowledges the keepalives; with TCP_USER_TIMEOUT
+    the kernel aborts the socket after a while instead of retrying for many minutes, and
+    the next keepalive ends the stream. Gunicorn hands the socket to the app; other
+    servers do not, and there the stream's maximum lifetime is the bound.
+    """
+    sock = environ.get("gunicorn.socket")
+    option = getattr(socket, "TCP_USER_TIMEOUT", None)
+    if sock is None or option is None:
+        return
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, option, int(max(10.0, 2 * keepalive) * 1000))
+    except (OSError, AttributeError):
+        pass
 
 
 def init_app(app) -> None:
-    app.extensions["forest_hub"] = Hub()
+    app.extensions["forest_hub"] = Hub(app.config["DATABASE"], poll=app.config["STREAM_POLL_SECONDS"])

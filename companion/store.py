@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 
@@ -104,6 +105,8 @@ CREATE TABLE IF NOT EXISTS campaign_event (
     created_at REAL NOT NULL,
     PRIMARY KEY (campaign_id, seq)
 );
+-- Each process's live-update watcher asks many times a second what changed lately.
+CREATE INDEX IF NOT EXISTS game_table_updated ON game_table (updated_at);
 """
 
 
@@ -147,6 +150,11 @@ def init_schema(conn: sqlite3.Connection) -> None:
     conn.executescript(SCHEMA)
 
 
+# Writers of one process queue here rather than in SQLite's busy handler, which sleeps
+# in growing steps (up to 100 ms) and so lets a waiting writer miss a lock freed long ago.
+_writer = threading.Lock()
+
+
 class Transaction:
     """BEGIN IMMEDIATE ... COMMIT: one writer at a time, so version checks are exact."""
 
@@ -154,14 +162,22 @@ class Transaction:
         self.conn = conn
 
     def __enter__(self) -> sqlite3.Connection:
-        self.conn.execute("BEGIN IMMEDIATE")
+        _writer.acquire()
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            _writer.release()
+            raise
         return self.conn
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            self.conn.execute("COMMIT")
-        else:
-            self.conn.execute("ROLLBACK")
+        try:
+            if exc_type is None:
+                self.conn.execute("COMMIT")
+            else:
+                self.conn.execute("ROLLBACK")
+        finally:
+            _writer.release()
 
 
 def _table(row: sqlite3.Row | None) -> TableRow | None:
@@ -209,6 +225,18 @@ def get_version(conn, code: str) -> int | None:
     return None if row is None else row["version"]
 
 
+def changed_since(conn, since: float) -> list[tuple[str, int, float]]:
+    """(code, version, updated_at) of every table written after `since`."""
+    return [tuple(row) for row in conn.execute(
+        "SELECT code, version, updated_at FROM game_table WHERE updated_at > ?", (since,))]
+
+
+def versions_of(conn, codes: list[str]) -> list[tuple[str, int]]:
+    marks = ",".join("?" * len(codes))
+    return [tuple(row) for row in conn.execute(
+        f"SELECT code, version FROM game_table WHERE code IN ({marks})", codes)]
+
+
 def seats(conn, table_id: int) -> list[sqlite3.Row]:
     return conn.execute(
         "SELECT seat, name, token_hash FROM seat WHERE table_id = ? ORDER BY seat", (table_id,)
@@ -221,12 +249,20 @@ def set_seat_token(conn, table_id: int, seat: int, token_hash: str | None) -> No
     )
 
 
-def live_actions(conn, table_id: int) -> list[ActionRow]:
-    rows = conn.execute(
-        "SELECT seq, seat, name, params, request_id, created_at FROM action"
-        " WHERE table_id = ? AND undone_at IS NULL ORDER BY seq",
-        (table_id,),
-    ).fetchall()
+def live_actions(conn, table_id: int, newest: int | None = None) -> list[ActionRow]:
+    """The live actions in order; only the last `newest` of them when given."""
+    if newest:
+        rows = conn.execute(
+            "SELECT * FROM (SELECT seq, seat, name, params, request_id, created_at FROM action"
+            " WHERE table_id = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+            (table_id, newest),
+        ).fetchall()
+    else:
+        rows = conn.execute(
+            "SELECT seq, seat, name, params, request_id, created_at FROM action"
+            " WHERE table_id = ? AND undone_at IS NULL ORDER BY seq",
+            (table_id,),
+        ).fetchall()
     return [
         ActionRow(r["seq"], r["seat"], r["name"], json.loads(r["params"]), r["request_id"], r["created_at"])
         for r in rows

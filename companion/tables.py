@@ -364,9 +364,8 @@ def _is_secret(game, row) -> bool:
 def log_lines(conn, table: store.TableRow, limit: int | None = None) -> list[dict]:
     """The public log, newest first: a secret action never shows what was chosen."""
     game = get_game(table.game)
-    rows = store.live_actions(conn, table.id)
-    if limit:
-        rows = rows[-limit:]
+    # Only the lines shown are read: a long game's view costs no more than a short one's.
+    rows = store.live_actions(conn, table.id, newest=limit)
     return [
         {"seq": r.seq, "seat": r.seat, "action": r.name,
          "text": describe(game, r.name, r.params, r.seat, table.players), "at": r.created_at}

@@ -1,12 +1,22 @@
-"""htmx and its SSE extension, served from the installed npm packages: no CDN."""
+"""Static files and htmx (from the installed npm packages: no CDN), compressed once.
+
+Every asset is read and compressed (brotli and gzip) once per process and served from
+memory. Its URL carries a fingerprint of its content, so a fingerprinted request may be
+cached for a year; a phone loads htmx once, not at every table.
+"""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import mimetypes
 import os
+from dataclasses import dataclass
 from functools import lru_cache
 
-from flask import Blueprint, abort, current_app, send_file, url_for
+import brotli
+from flask import Blueprint, Response, abort, current_app, request, url_for
+from werkzeug.security import safe_join
 
 bp = Blueprint("assets", __name__)
 
@@ -14,6 +24,18 @@ VENDOR_FILES = {
     "htmx.min.js": ("htmx.org", "dist/htmx.min.js"),
     "sse.min.js": ("htmx-ext-sse", "dist/sse.min.js"),
 }
+YEAR = 365 * 24 * 3600
+COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json",
+                "image/svg+xml")
+TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
+         ".webmanifest": "application/manifest+json"}
+
+
+@dataclass(frozen=True)
+class Asset:
+    stamp: str
+    mimetype: str
+    bodies: dict  # content coding ("identity", "gzip", "br") -> bytes
 
 
 def _vendor_path(name: str) -> str:
@@ -22,9 +44,23 @@ def _vendor_path(name: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _fingerprint(path: str, mtime: float) -> str:
+def _load(path: str, mtime: float) -> Asset:
     with open(path, "rb") as handle:
-        return hashlib.sha256(handle.read()).hexdigest()[:12]
+        raw = handle.read()
+    extension = os.path.splitext(path)[1]
+    mimetype = TYPES.get(extension) or mimetypes.guess_type(path)[0] or "application/octet-stream"
+    bodies = {"identity": raw}
+    if mimetype.startswith(COMPRESSIBLE) and len(raw) > 256:
+        bodies["br"] = brotli.compress(raw, quality=11)
+        bodies["gzip"] = gzip.compress(raw, compresslevel=9, mtime=0)
+    return Asset(hashlib.sha256(raw).hexdigest()[:12], mimetype, bodies)
+
+
+def _asset(path: str) -> Asset | None:
+    try:
+        return _load(path, os.path.getmtime(path))
+    except OSError:
+        return None
 
 
 def asset_url(kind: str, name: str) -> str:
@@ -33,26 +69,59 @@ def asset_url(kind: str, name: str) -> str:
         path = _vendor_path(name)
     else:
         path = os.path.join(current_app.static_folder, name)
-    try:
-        stamp = _fingerprint(path, os.path.getmtime(path))
-    except OSError:
-        stamp = "missing"
+    asset = _asset(path)
+    stamp = asset.stamp if asset else "missing"
     if kind == "vendor":
         return url_for("assets.vendor", name=name, v=stamp)
     return url_for("static", filename=name, v=stamp)
+
+
+def _coding(asset: Asset) -> str:
+    accepted = request.accept_encodings
+    for coding in ("br", "gzip"):
+        if coding in asset.bodies and accepted.quality(coding) > 0:
+            return coding
+    return "identity"
+
+
+def send_asset(path: str) -> Response:
+    asset = _asset(path)
+    if asset is None:
+        abort(404)
+    coding = _coding(asset)
+    response = Response(asset.bodies[coding], mimetype=asset.mimetype)
+    if coding != "identity":
+        response.headers["Content-Encoding"] = coding
+    response.headers["Vary"] = "Accept-Encoding"
+    response.set_etag(f"{asset.stamp}-{coding}")
+    if request.args.get("v") == asset.stamp:
+        response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    else:
+        response.headers["Cache-Control"] = "no-cache"  # an old or missing fingerprint: ask each time
+    return response.make_conditional(request)
 
 
 @bp.get("/vendor/<name>")
 def vendor(name):
     if name not in VENDOR_FILES:
         abort(404)
-    path = _vendor_path(name)
-    if not os.path.exists(path):
+    return send_asset(_vendor_path(name))
+
+
+def static_file(filename):
+    path = safe_join(current_app.static_folder, filename)
+    if path is None or not os.path.isfile(path):
         abort(404)
-    response = send_file(path, mimetype="text/javascript", max_age=365 * 24 * 3600)
-    return response
+    return send_asset(path)
 
 
 @bp.app_context_processor
 def inject_asset_url():
     return {"asset_url": asset_url}
+
+
+def init_app(app) -> None:
+    app.register_blueprint(bp)
+    # Flask's own static route streams the file from disk at each request; this one
+    # serves it compressed from memory.
+    app.view_functions["static"] = static_file

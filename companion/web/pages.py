@@ -8,7 +8,7 @@ import time
 import qrcode
 import qrcode.image.svg
 from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages,
-                   redirect, render_template, request, stream_with_context, url_for)
+                   redirect, render_template, request, url_for)
 from jinja2_fragments.flask import render_block
 
 from .. import live, tables, timers
@@ -59,7 +59,8 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error"):
         "notice": notice,
         "notice_kind": notice_kind,
         "is_host": tables.is_host(table, phone.host_token(table.code)),
-        "new_rid": phone.new_request_id,
+        "new_rid": phone.request_ids(),
+        "act_url": url_for("pages.act", code=table.code),
     }
 
 
@@ -239,10 +240,13 @@ def undo(code):
 def events(code):
     table = tables.load(get_db(), code)
     cfg = current_app.config
-    stream = live.event_stream(live_hub(), cfg["DATABASE"], table.code, _int_arg(request.args.get("v")),
-                               poll=cfg["STREAM_POLL_SECONDS"], keepalive=cfg["STREAM_KEEPALIVE_SECONDS"],
+    # Not wrapped in the request context: the request ends here and gives its database
+    # connection back, so an open stream holds only its socket and a place on the hub.
+    stream = live.event_stream(live_hub(), table.code, _int_arg(request.args.get("v")),
+                               keepalive=cfg["STREAM_KEEPALIVE_SECONDS"],
                                max_seconds=cfg["STREAM_MAX_SECONDS"])
-    response = Response(stream_with_context(stream), mimetype="text/event-stream")
+    live.notice_dead_peer(request.environ, cfg["STREAM_KEEPALIVE_SECONDS"])
+    response = Response(stream, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response

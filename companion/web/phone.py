@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import itertools
 import secrets
 import socket
 from urllib.parse import urlsplit
 
 from flask import current_app, request, session
+from flask.sessions import SecureCookieSessionInterface
 
 from .. import tables
 from ..db import get_db
@@ -50,12 +52,39 @@ def set_host_token(code: str, token: str) -> None:
     session.permanent = True
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """The seat cookie is renewed on page loads, not with every live update.
+
+    A permanent session is re-signed and re-sent with every response by default; a
+    phone fetches its view after every move at the table, and those few hundred bytes
+    and the signing would come with each. A page load (or a change) still renews it.
+    """
+
+    def should_set_cookie(self, app, session) -> bool:
+        if session.modified:
+            return True
+        if request.headers.get("HX-Request") or request.path.endswith("/events"):
+            return False
+        return super().should_set_cookie(app, session)
+
+
 def held_seats(table) -> list[int]:
     return tables.seats_held(get_db(), table, tokens(table.code))
 
 
 def new_request_id() -> str:
     return secrets.token_urlsafe(12)
+
+
+def request_ids():
+    """Request ids for the forms of one rendered view: one random stem, then a counter.
+
+    Each id is as unique as a fresh random one, but the 30-odd forms of a view then
+    share their random part, so the compressed update is half a kilobyte lighter.
+    """
+    stem = secrets.token_urlsafe(12)
+    numbers = itertools.count(1)
+    return lambda: f"{stem}.{next(numbers)}"
 
 
 def lan_address() -> str | None:

@@ -1,0 +1,450 @@
+"""A whole club on one server: update latency, action throughput and memory.
+
+For each number of tables asked for (default 1, 100 and 500), a fresh server is started
+(gunicorn with `gunicorn.conf.py`, several workers, so an update often has to cross from
+one worker process to another) with a throwaway database. Each table is a Wicked Forest
+game with five phones, every phone seated and holding its own live-update stream, as a
+browser does. Then:
+
+1. latency: every table's first phone posts an action (the htmx form post a tap makes)
+   at a steady pace, the club as a whole making `--rate` actions a second; the time from
+   just before the post to the `update` event arriving on each of the four other phones
+   is recorded. Like htmx, each phone then fetches its view; that time is reported too.
+2. throughput: `--actors` tables post actions back to back for `--throughput-seconds`;
+   the server's accepted actions per second and the time per action are reported (the
+   other phones still receive every update and fetch their views).
+3. memory: resident memory summed over the server's processes with the tables made and
+   no stream open, and again with every stream open.
+
+    .venv/bin/python bench/club.py [--tables 1 100 500] [--workers 2] [--worker-class gevent]
+
+The client is one asyncio process (raw sockets), so thousands of streams cost it little.
+Every wait has a timeout, the whole run is capped (`--cap`, default 900 s) and each
+server is stopped at the end of its part whatever happens.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gzip
+import json
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+
+from harness import (BenchError, Deadline, EventStream, Phone, Server, machine_busy_seconds,
+                     machine_line, ms_summary, new_rid, percentile, view_version)
+
+PLAYERS = ["Ana", "Ben", "Cara", "Dan", "Eve"]
+HX = {"HX-Request": "true", "HX-Target": "view", "Accept-Encoding": "gzip, deflate"}
+SETUP_CONCURRENCY = 16     # tables set up at once
+OPEN_CONCURRENCY = 200     # streams being opened at once
+DRAIN_SECONDS = 10.0       # after a phase, how long updates still in flight may take
+
+
+@dataclass
+class Listener:
+    """One of the four phones that did not act: when updates and views reached it."""
+    index: int
+    seen: int = 0          # highest version whose update arrived
+    shown: int = 0         # highest version its fetched view showed
+    fetching: bool = False
+    again: bool = False
+
+
+@dataclass
+class Table:
+    code: str
+    phones: list
+    version: int = 0
+    streams: list = field(default_factory=list)
+    listeners: dict = field(default_factory=dict)   # phone index -> Listener
+    sent: dict = field(default_factory=dict)        # version -> perf_counter before its post
+    arrived: dict = field(default_factory=dict)     # version -> {phone index: seconds}
+    visible: dict = field(default_factory=dict)     # version -> {phone index: seconds}
+    phase: dict = field(default_factory=dict)       # version -> phase name
+
+
+class Club:
+    def __init__(self, port: int, n_tables: int, fetch_views: bool, deadline: Deadline):
+        self.port = port
+        self.n_tables = n_tables
+        self.fetch_views = fetch_views
+        self.deadline = deadline
+        self.tables: list[Table] = []
+        self.by_code: dict[str, Table] = {}
+        self.errors: dict[str, int] = {}
+        self.first_errors: list[str] = []
+        self.post_times: dict[str, list] = {}
+        self.phase = "setup"
+
+    def error(self, kind: str, detail: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+        if len(self.first_errors) < 8:
+            self.first_errors.append(f"{kind}: {detail}")
+
+    # -- setting up ----------------------------------------------------------------------------
+
+    async def setup(self) -> None:
+        gate = asyncio.Semaphore(SETUP_CONCURRENCY)
+
+        async def one(i):
+            async with gate:
+                phones = [Phone(self.port, f"table {i} phone {s}") for s in range(len(PLAYERS))]
+                reply = await phones[0].request("POST", "/api/tables", json_body=json.dumps({
+                    "game": "wicked-forest", "players": PLAYERS, "options": {"first_leader": "0"}}).encode(),
+                    headers={"Accept": "application/json"}, timeout=self.deadline.step())
+                if reply.status != 201:
+                    raise BenchError(f"creating a table: {reply.status} {reply.body[:200]!r}")
+                code = json.loads(reply.body)["code"]
+                for seat, phone in enumerate(phones):
+                    reply = await phone.request("POST", f"/api/tables/{code}/seats/{seat}",
+                                                headers={"Accept": "application/json"},
+                                                timeout=self.deadline.step())
+                    if reply.status != 201:
+                        raise BenchError(f"taking seat {seat}: {reply.status} {reply.body[:200]!r}")
+                table = Table(code, phones)
+                table.listeners = {s: Listener(s) for s in range(1, len(PLAYERS))}
+                return table
+
+        self.tables = list(await asyncio.gather(*(one(i) for i in range(self.n_tables))))
+        self.by_code = {t.code: t for t in self.tables}
+        # Close the set-up connections: the phones reconnect when they next need to.
+        await asyncio.gather(*(p.close() for t in self.tables for p in t.phones))
+
+    async def open_streams(self) -> int:
+        gate = asyncio.Semaphore(OPEN_CONCURRENCY)
+
+        async def one(table, index):
+            async with gate:
+                stream = EventStream(table.phones[index], table.code, table.version,
+                                     self.on_update, self.on_problem)
+                stream.table = table
+                stream.index = index
+                table.streams.append(stream)
+                stream.start()
+                await asyncio.wait_for(stream.opened.wait(), self.deadline.step())
+
+        await asyncio.gather(*(one(t, i) for t in self.tables for i in range(len(PLAYERS))))
+        return sum(len(t.streams) for t in self.tables)
+
+    async def close_streams(self) -> None:
+        await asyncio.gather(*(s.stop() for t in self.tables for s in t.streams))
+        await asyncio.gather(*(p.close() for t in self.tables for p in t.phones))
+
+    # -- what the phones do ----------------------------------------------------------------------
+
+    def on_problem(self, stream, exc) -> None:
+        self.error("stream dropped", f"{stream.table.code} phone {stream.index}: {exc!r}")
+
+    def on_update(self, stream, version: int, arrived: float) -> None:
+        table, index = stream.table, stream.index
+        listener = table.listeners.get(index)
+        if listener is None:
+            return  # the acting phone: its own post already brought its view back
+        # An update for version v also tells of every version before it not yet seen.
+        for v in range(listener.seen + 1, version + 1):
+            if v in table.sent:
+                table.arrived.setdefault(v, {})[index] = arrived - table.sent[v]
+        listener.seen = max(listener.seen, version)
+        if self.fetch_views:
+            if listener.fetching:
+                listener.again = True  # htmx's hx-sync replace: one more fetch after this one
+            else:
+                listener.fetching = True
+                asyncio.get_running_loop().create_task(self.fetch_view(table, listener))
+
+    async def fetch_view(self, table: Table, listener: Listener) -> None:
+        phone = table.phones[listener.index]
+        try:
+            while True:
+                listener.again = False
+                try:
+                    reply = await phone.request("GET", f"/t/{table.code}/view", headers=HX,
+                                                timeout=self.deadline.step())
+                except (BenchError, asyncio.TimeoutError, OSError) as exc:
+                    self.error("view fetch failed", f"{table.code}: {exc!r}")
+                    return
+                done = time.perf_counter()
+                if reply.status != 200:
+                    self.error("view fetch answered non-200", f"{table.code}: {reply.status}")
+                    return
+                shown = view_version(_body(reply))
+                if shown is None:
+                    self.error("view without a version", table.code)
+                    return
+                for v in range(listener.shown + 1, shown + 1):
+                    if v in table.sent:
+                        table.visible.setdefault(v, {})[listener.index] = done - table.sent[v]
+                listener.shown = max(listener.shown, shown)
+                if not listener.again:
+                    return
+        finally:
+            listener.fetching = False
+
+    async def act(self, table: Table) -> bool:
+        """The first phone taps an action; True when the server accepted it."""
+        count = 20 if table.version % 2 == 0 else 21
+        form = {"action": "set_draw_pile", "count": str(count), "version": str(table.version),
+                "rid": new_rid(), "seat": "0"}
+        started = time.perf_counter()
+        table.sent[table.version + 1] = started
+        table.phase[table.version + 1] = self.phase
+        try:
+            reply = await table.phones[0].request("POST", f"/t/{table.code}/act", headers=HX, form=form,
+                                                  timeout=self.deadline.step())
+        except (BenchError, asyncio.TimeoutError, OSError) as exc:
+            del table.sent[table.version + 1]
+            self.error("action failed", f"{table.code}: {exc!r}")
+            return False
+        took = time.perf_counter() - started
+        shown = view_version(_body(reply)) if reply.status == 200 else None
+        if shown != table.version + 1:
+            del table.sent[table.version + 1]
+            self.error("action refused", f"{table.code}: {reply.status}, view shows {shown}")
+            if shown is not None:
+                table.version = shown
+            return False
+        table.version = shown
+        self.post_times.setdefault(self.phase, []).append(took)
+        return True
+
+    # -- the phases ------------------------------------------------------------------------------
+
+    async def paced(self, seconds: float, rate: float) -> None:
+        """Every table acts on a steady beat; together they make `rate` actions a second."""
+        self.phase = "latency"
+        interval = max(self.n_tables / rate, 0.2)
+        start = time.perf_counter()
+        end = start + min(seconds, self.deadline.remaining() - 60)
+
+        async def actor(table):
+            beat = start + random.uniform(0, interval)
+            while True:
+                now = time.perf_counter()
+                if beat > now:
+                    await asyncio.sleep(beat - now)
+                if time.perf_counter() >= end:
+                    return
+                await self.act(table)
+                beat = max(beat + interval, time.perf_counter())
+
+        await asyncio.gather(*(actor(t) for t in self.tables))
+        await self.drain()
+
+    async def flat_out(self, seconds: float, actors: int) -> tuple[int, float]:
+        """`actors` tables post back to back; returns (accepted, elapsed seconds)."""
+        self.phase = "throughput"
+        chosen = self.tables[:actors]
+        accepted = 0
+        start = time.perf_counter()
+        end = start + min(seconds, self.deadline.remaining() - 60)
+
+        async def actor(table):
+            nonlocal accepted
+            while time.perf_counter() < end:
+                if await self.act(table):
+                    accepted += 1
+
+        await asyncio.gather(*(actor(t) for t in chosen))
+        elapsed = time.perf_counter() - start
+        await self.drain()
+        return accepted, elapsed
+
+    async def drain(self) -> None:
+        """Wait for the updates and views still on their way, then count what never came."""
+        limit = time.perf_counter() + min(DRAIN_SECONDS, max(1.0, self.deadline.remaining() - 30))
+        while time.perf_counter() < limit and self.missing():
+            await asyncio.sleep(0.1)
+        for table, v, kind in self.missing():
+            self.error(f"{kind} never arrived", f"{table.code} version {v}")
+
+    def missing(self) -> list:
+        """(table, version, what) for every action of this phase not yet seen by all."""
+        wanted = len(PLAYERS) - 1
+        found = []
+        for table in self.tables:
+            for v, phase in table.phase.items():
+                if phase != self.phase or v not in table.sent:
+                    continue
+                if len(table.arrived.get(v, {})) < wanted:
+                    found.append((table, v, "update"))
+                elif self.fetch_views and len(table.visible.get(v, {})) < wanted:
+                    found.append((table, v, "view"))
+        return found
+
+    def samples(self, phase: str):
+        arrive_each, arrive_last, visible_last = [], [], []
+        for table in self.tables:
+            for v, t_phase in table.phase.items():
+                if t_phase != phase or v not in table.sent:
+                    continue
+                arrived = table.arrived.get(v, {})
+                arrive_each.extend(arrived.values())
+                if len(arrived) == len(PLAYERS) - 1:
+                    arrive_last.append(max(arrived.values()))
+                visible = table.visible.get(v, {})
+                if len(visible) == len(PLAYERS) - 1:
+                    visible_last.append(max(visible.values()))
+        return arrive_each, arrive_last, visible_last
+
+
+def _body(reply) -> bytes:
+    if reply.headers.get("content-encoding") == "gzip":
+        return gzip.decompress(reply.body)
+    if reply.headers.get("content-encoding"):
+        raise BenchError(f"unexpected content coding {reply.headers['content-encoding']}")
+    return reply.body
+
+
+async def run_club(server: Server, n_tables: int, args, deadline: Deadline) -> dict:
+    club = Club(server.port, n_tables, not args.no_fetch, deadline)
+    t0 = time.perf_counter()
+    await club.setup()
+    setup_s = time.perf_counter() - t0
+    await asyncio.sleep(1.0)
+    memory_idle = server.memory()
+    t0 = time.perf_counter()
+    streams = await club.open_streams()
+    open_s = time.perf_counter() - t0
+    await asyncio.sleep(2.0)  # let every worker settle with its streams
+    memory_streams = server.memory()
+    result = {"tables": n_tables, "streams": streams, "setup_s": setup_s, "open_s": open_s,
+              "memory_idle": memory_idle, "memory_streams": memory_streams}
+    try:
+        cpu, own, wall, busy = server.cpu_seconds(), time.process_time(), time.perf_counter(), machine_busy_seconds()
+        await club.paced(args.seconds, args.rate)
+        result["latency"] = club.samples("latency")
+        result["latency_posts"] = club.post_times.get("latency", [])
+        result["latency_cpu"] = (server.cpu_seconds() - cpu, time.process_time() - own,
+                                 time.perf_counter() - wall, machine_busy_seconds() - busy)
+        actors = min(args.actors, n_tables)
+        cpu, own, wall, busy = server.cpu_seconds(), time.process_time(), time.perf_counter(), machine_busy_seconds()
+        accepted, elapsed = await club.flat_out(args.throughput_seconds, actors)
+        result["throughput"] = {"actors": actors, "accepted": accepted, "elapsed": elapsed,
+                                "posts": club.post_times.get("throughput", []),
+                                "samples": club.samples("throughput"),
+                                "cpu": (server.cpu_seconds() - cpu, time.process_time() - own,
+                                        time.perf_counter() - wall, machine_busy_seconds() - busy)}
+        result["memory_after"] = server.memory()
+        result["reconnects"] = sum(s.reconnects for t in club.tables for s in t.streams)
+        result["keepalives"] = sum(s.keepalives for t in club.tables for s in t.streams)
+    finally:
+        await club.close_streams()
+    result["errors"] = dict(club.errors)
+    result["first_errors"] = list(club.first_errors)
+    return result
+
+
+def other_cpu(busy: float, server_cpu: float, client_cpu: float, wall: float) -> str:
+    """What the rest of the machine used meanwhile: a busy neighbour disturbs the figures."""
+    return f"{max(0.0, busy - server_cpu - client_cpu) / wall * 100:.0f}%"
+
+
+def report(server: Server, result: dict, args) -> None:
+    n = result["tables"]
+    print(f"\n== {n} table{'s' if n != 1 else ''} of {len(PLAYERS)} phones: {result['streams']} open streams; "
+          f"{server.describe()}")
+    print(f"   set up in {result['setup_s']:.1f} s, streams opened in {result['open_s']:.1f} s")
+    mi, ms = result["memory_idle"], result["memory_streams"]
+    print(f"   memory, {mi['processes']} processes:  no stream {mi['rss_mib']:7.1f} MiB RSS ({mi['pss_mib']:.1f} PSS)"
+          f"   {result['streams']} streams {ms['rss_mib']:7.1f} MiB RSS ({ms['pss_mib']:.1f} PSS)")
+    if "latency" in result:
+        each, last, visible = result["latency"]
+        posts = result["latency_posts"]
+        interval = max(n / args.rate, 0.2)
+        print(f"   latency phase: {len(posts)} actions in {args.seconds:.0f} s "
+              f"(each table every {interval:.1f} s, {len(posts) / args.seconds:.1f} actions/s)")
+        print(f"     update arrives, each phone        {ms_summary(each)}")
+        print(f"     update arrives, last of 4 phones  {ms_summary(last)}")
+        if not args.no_fetch:
+            print(f"     view fetched,  last of 4 phones   {ms_summary(visible)}")
+        print(f"     action post round trip            {ms_summary(posts)}")
+        server_cpu, client_cpu, wall, busy = result["latency_cpu"]
+        print(f"     CPU: server {server_cpu / wall * 100:.0f}% of one core "
+              f"({server_cpu / max(1, len(posts)) * 1000:.1f} ms per action, its view fetches included), "
+              f"this client {client_cpu / wall * 100:.0f}%, other processes {other_cpu(busy, server_cpu, client_cpu, wall)}")
+    if "throughput" in result:
+        tp = result["throughput"]
+        rate = tp["accepted"] / tp["elapsed"] if tp["elapsed"] else 0.0
+        posts = tp["posts"]
+        each, last, visible = tp["samples"]
+        print(f"   throughput: {tp['actors']} tables acting back to back for {tp['elapsed']:.1f} s: "
+              f"{tp['accepted']} actions accepted, {rate:.1f} actions/s")
+        if posts:
+            print(f"     time per action                   median {statistics.median(posts) * 1000:7.1f} ms   "
+                  f"p99 {percentile(posts, 0.99) * 1000:7.1f} ms   worst {max(posts) * 1000:7.1f} ms")
+        print(f"     meanwhile update arrives, each    {ms_summary(each)}")
+        server_cpu, client_cpu, wall, busy = tp["cpu"]
+        print(f"     CPU: server {server_cpu / wall * 100:.0f}% of one core "
+              f"({server_cpu / max(1, tp['accepted']) * 1000:.1f} ms per action), this client {client_cpu / wall * 100:.0f}%, "
+              f"other processes {other_cpu(busy, server_cpu, client_cpu, wall)}")
+        ma = result["memory_after"]
+        print(f"   memory after both phases: {ma['rss_mib']:.1f} MiB RSS ({ma['pss_mib']:.1f} PSS); "
+              f"stream reconnects {result['reconnects']}, keepalives received {result['keepalives']}")
+    errors = result["errors"]
+    print(f"   errors: {sum(errors.values())}" + (f" {errors}" if errors else ""))
+    for line in result["first_errors"]:
+        print(f"     {line}")
+    sys.stdout.flush()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, nargs="+", default=[1, 100, 500],
+                        help="numbers of tables to try, each on a fresh server (default 1 100 500)")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
+    parser.add_argument("--worker-class", default="gevent", choices=["gevent", "gthread"],
+                        help="gunicorn worker class (default gevent, as gunicorn.conf.py)")
+    parser.add_argument("--threads", type=int, default=None, help="gthread threads per worker (default: the config's)")
+    parser.add_argument("--dev", action="store_true", help="the development server (app.py) instead of gunicorn")
+    parser.add_argument("--config", default=None, help="another gunicorn config file (default gunicorn.conf.py)")
+    parser.add_argument("--rate", type=float, default=50.0,
+                        help="actions a second the whole club makes in the latency phase (default 50); "
+                             "each table acts every tables/rate seconds, at most every 0.2 s")
+    parser.add_argument("--seconds", type=float, default=30.0, help="length of the latency phase (default 30)")
+    parser.add_argument("--actors", type=int, default=50,
+                        help="tables acting back to back in the throughput phase (default 50)")
+    parser.add_argument("--throughput-seconds", type=float, default=15.0,
+                        help="length of the throughput phase (default 15)")
+    parser.add_argument("--no-fetch", action="store_true",
+                        help="phones do not fetch their view after an update (push only)")
+    parser.add_argument("--cap", type=float, default=900.0, help="hard cap on the whole run in seconds")
+    args = parser.parse_args()
+    if args.rate <= 0 or args.seconds <= 0 or args.actors < 1 or min(args.tables) < 1:
+        parser.error("rates, lengths and counts must be positive")
+
+    deadline = Deadline(args.cap)
+    print(f"Forest Table club benchmark on loopback: {machine_line()}")
+    status = 0
+    for n_tables in args.tables:
+        server = Server(kind="dev" if args.dev else "gunicorn", workers=args.workers,
+                        worker_class=args.worker_class, threads=args.threads)
+        if args.config:
+            server.config = args.config
+        try:
+            server.start(deadline)
+            result = asyncio.run(asyncio.wait_for(run_club(server, n_tables, args, deadline),
+                                                  max(1.0, deadline.remaining() - 20)))
+            report(server, result, args)
+            if sum(result["errors"].values()):
+                status = 1
+        except (BenchError, asyncio.TimeoutError, OSError) as exc:
+            print(f"\n== {n_tables} tables: benchmark failed: {exc!r}", file=sys.stderr)
+            tail = server.log_tail()
+            if tail:
+                print(f"   server log:\n{tail}", file=sys.stderr)
+            status = 1
+        finally:
+            server.stop()
+        if deadline.remaining() < 60:
+            print("stopping: the run's cap is near", file=sys.stderr)
+            break
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

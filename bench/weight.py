@@ -1,0 +1,162 @@
+"""Page weight: the bytes a phone downloads to open a table, and for each update.
+
+Starts the production server (gunicorn with `gunicorn.conf.py`) on a free loopback port
+with a throwaway database and, for each game, seats five phones at a new table. Then:
+
+- first load: phone 0 opens the table page as a browser does, and fetches everything
+  the page loads (stylesheet, scripts, icon, web manifest and the icons it names);
+- typical update: phone 1 makes a move; phone 0 receives the `update` event on its
+  stream and fetches its view fragment, as htmx does.
+
+Every response is fetched twice, once asking for gzip (what a browser on a plain-http
+LAN accepts) and once asking for no compression, and the body sizes are reported (the
+headers are reported apart, as sent by this server). Standard library plus
+bench/harness.py; capped at 120 s; the server is always stopped.
+
+    .venv/bin/python bench/weight.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+from urllib.parse import urlsplit
+
+from harness import BenchError, Deadline, EventStream, Phone, Server
+
+PLAYERS = ["Ana", "Ben", "Cara", "Dan", "Eve"]
+GZIP = {"Accept-Encoding": "gzip, deflate"}
+IDENTITY = {"Accept-Encoding": "identity"}
+HX = {"HX-Request": "true", "HX-Target": "view", "HX-Current-URL": "http://127.0.0.1/"}
+
+# (game, options, moves made by phone 1 in turn, each measured as an update)
+GAMES = [
+    ("wicked-forest", {"first_leader": "0"}, [
+        ("a card revealed", "reveal", {"flowers": 3, "witch": False}),
+        ("a secret pick", "choose", {"choice": "stay", "decision": 1}),
+    ]),
+    ("woodland-wizards", {"first_player": "0"}, [
+        ("next phase", "next_phase", {}),
+        ("next phase", "next_phase", {}),
+    ]),
+]
+LINKED = re.compile(rb'<(?:link|script)\b[^>]*?\b(?:href|src)="([^"]+)"')
+
+
+async def fetch_both(phone: Phone, path: str, headers: dict | None = None) -> tuple[int, int, int]:
+    """(identity body bytes, gzip body bytes, gzip header bytes) of one GET."""
+    plain = await phone.request("GET", path, headers={**(headers or {}), **IDENTITY})
+    packed = await phone.request("GET", path, headers={**(headers or {}), **GZIP})
+    for reply in (plain, packed):
+        if reply.status != 200:
+            raise BenchError(f"GET {path} -> {reply.status}")
+    if plain.headers.get("content-encoding"):
+        raise BenchError(f"GET {path} came compressed without being asked")
+    return len(plain.body), len(packed.body), packed.wire_bytes - len(packed.body)
+
+
+async def first_load(phone: Phone, code: str) -> list[tuple[str, int, int, int]]:
+    rows = []
+    page = await phone.request("GET", f"/t/{code}", headers=IDENTITY)
+    if page.status != 200:
+        raise BenchError(f"table page -> {page.status}")
+    raw, gz, head = await fetch_both(phone, f"/t/{code}")
+    rows.append((f"/t/{code} (the page)", raw, gz, head))
+    seen = set()
+    for match in LINKED.finditer(page.body):
+        path = match.group(1).decode().replace("&amp;", "&")
+        if path in seen or urlsplit(path).scheme:
+            continue
+        seen.add(path)
+        raw, gz, head = await fetch_both(phone, path)
+        rows.append((path, raw, gz, head))
+        if path.split("?")[0].endswith(".webmanifest"):
+            manifest = await phone.request("GET", path, headers=IDENTITY)
+            for icon in json.loads(manifest.body).get("icons", []):
+                src = icon.get("src")
+                if src and src not in seen and not any(src == p.split("?")[0] for p in seen):
+                    seen.add(src)
+                    raw, gz, head = await fetch_both(phone, src)
+                    rows.append((f"{src} (from the manifest)", raw, gz, head))
+    return rows
+
+
+async def measure_game(port: int, game: str, options: dict, moves, deadline: Deadline) -> None:
+    phones = [Phone(port, f"phone {i}") for i in range(len(PLAYERS))]
+    reply = await phones[0].request("POST", "/api/tables", json_body=json.dumps(
+        {"game": game, "players": PLAYERS, "options": options}).encode(), headers={"Accept": "application/json"})
+    if reply.status != 201:
+        raise BenchError(f"creating a {game} table: {reply.status} {reply.body[:200]!r}")
+    code = json.loads(reply.body)["code"]
+    for seat, phone in enumerate(phones):
+        reply = await phone.request("POST", f"/api/tables/{code}/seats/{seat}", headers={"Accept": "application/json"})
+        if reply.status != 201:
+            raise BenchError(f"seat {seat}: {reply.status}")
+
+    print(f"\n{game}, 5 players, the phone of seat 0:")
+    rows = await first_load(phones[0], code)
+    print("  first load of the table page          body bytes    gzipped   (gzip response headers)")
+    for path, raw, gz, head in rows:
+        print(f"    {path[:36]:36} {raw:10d} {gz:10d}   ({head})")
+    total_raw, total_gz = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    print(f"    {'total':36} {total_raw:10d} {total_gz:10d}   ({sum(r[3] for r in rows)} in headers)")
+
+    arrived: asyncio.Queue = asyncio.Queue()
+    version = json.loads((await phones[0].request("GET", f"/api/tables/{code}",
+                                                  headers={"Accept": "application/json"})).body)["version"]
+    stream = EventStream(phones[0], code, version, lambda s, v, t: arrived.put_nowait(v),
+                         lambda s, exc: arrived.put_nowait(exc))
+    stream.start()
+    try:
+        await asyncio.wait_for(stream.opened.wait(), deadline.step())
+        print("  typical update: the event, then the view fragment htmx fetches")
+        for label, action, params in moves:
+            reply = await phones[1].request("POST", f"/api/tables/{code}/actions", json_body=json.dumps(
+                {"action": action, "params": params, "version": version, "seat": 1}).encode(),
+                headers={"Accept": "application/json"})
+            if reply.status != 200:
+                print(f"    ({label}: refused, {reply.status}: {json.loads(reply.body).get('error')})")
+                continue
+            version = json.loads(reply.body)["version"]
+            got = await asyncio.wait_for(arrived.get(), deadline.step())
+            if isinstance(got, Exception):
+                raise BenchError(f"stream: {got!r}")
+            event = f"event: update\ndata: {got}\n\n".encode()
+            framed = len(f"{len(event):x}\r\n".encode()) + len(event) + 2  # as one HTTP chunk
+            raw, gz, head = await fetch_both(phones[0], f"/t/{code}/view", HX)
+            print(f"    {label:20} event {len(event)} bytes ({framed} as a chunk); fragment {raw} bytes, "
+                  f"{gz} gzipped (+{head} header bytes); update total {framed + gz} bytes gzipped")
+    finally:
+        await stream.stop()
+        for phone in phones:
+            await phone.close()
+
+
+async def run(port: int, deadline: Deadline) -> None:
+    for game, options, moves in GAMES:
+        await measure_game(port, game, options, moves, deadline)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dev", action="store_true", help="the development server (app.py) instead of gunicorn")
+    args = parser.parse_args()
+    deadline = Deadline(120)
+    server = Server(kind="dev" if args.dev else "gunicorn", workers=2)
+    try:
+        server.start(deadline)
+        print(f"Forest Table page weight, {server.describe()}, 127.0.0.1:{server.port}")
+        asyncio.run(asyncio.wait_for(run(server.port, deadline), max(1.0, deadline.remaining() - 10)))
+    except (BenchError, asyncio.TimeoutError, OSError) as exc:
+        print(f"benchmark failed: {exc!r}", file=sys.stderr)
+        return 1
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Gunicorn settings for serving Forest Table to a whole club: `bash scripts/serve.sh`.
+
+Every phone at every table holds one server-sent-event stream open for minutes, so the
+server must hold thousands of idle connections cheaply while it renders views for the
+phones that act. Each setting can be changed with an environment variable; see the
+README's "Serving a whole club".
+"""
+
+from __future__ import annotations
+
+import os
+
+
+def _env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "")
+    return int(value) if value.strip() else default
+
+
+_host = os.environ.get("FOREST_TABLE_HOST", "0.0.0.0")
+_port = _env_int("FOREST_TABLE_PORT", 8000)
+
+wsgi_app = "companion.serving:production_app()"
+bind = [f"{_host}:{_port}"]
+
+# Rendering a view is Python work, so one process per core does it in parallel; a write
+# in one process reaches the phones connected to another through the live-update watcher.
+workers = _env_int("FOREST_TABLE_WORKERS", max(2, os.cpu_count() or 1))
+# gevent: an open stream is a greenlet waiting for its table to change, a few kilobytes.
+# Measured against gthread (a thread per stream) with 2,500 streams on 2 cores: half the
+# update latency at the 95th percentile and two thirds of the memory (bench/README.md).
+worker_class = os.environ.get("FOREST_TABLE_WORKER_CLASS", "gevent")
+# gthread only: an open stream holds a thread for minutes, so a worker needs a thread for
+# every stream it may hold, or an action would queue behind streams. A thread costs
+# memory only once it has been used.
+threads = _env_int("FOREST_TABLE_THREADS", 2500)
+# Connections (so streams) one worker holds at most; the phones spread over the workers.
+# gthread: its threads, plus a few idle kept-alive connections that wait without one.
+worker_connections = _env_int("FOREST_TABLE_WORKER_CONNECTIONS",
+                              4000 if worker_class == "gevent" else threads + 200)
+backlog = 2048
+# Seconds an idle keep-alive connection stays open between a phone's requests.
+keepalive = 5
+# A worker that stops answering its master for this long is replaced.
+timeout = 30
+# On a restart open streams are cut after this; the phones reconnect and resync.
+graceful_timeout = 5
+# gthread: load the app once in the master and fork, so the workers share its pages.
+# gevent must patch the standard library before the app is imported, in each worker.
+preload_app = worker_class != "gevent"
+
+accesslog = os.environ.get("FOREST_TABLE_ACCESS_LOG") or None
+errorlog = "-"
+loglevel = os.environ.get("FOREST_TABLE_LOG_LEVEL", "info")
+proc_name = "forest-table"
+# The runtime control socket (gunicornc) is not needed, and one fixed path would clash
+# between two servers on the same machine.
+control_socket_disable = True
+
+
+def _lan_address() -> str | None:
+    # The master must not import the app (gevent patches the standard library in each
+    # worker first), so this is the app's own look-up in short: connect() on UDP sends
+    # nothing, it only asks the kernel which interface it would use.
+    import socket
+
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))
+        address = probe.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def when_ready(server):
+    public = os.environ.get("FOREST_TABLE_PUBLIC_URL")
+    shown = public or f"http://{_lan_address() or 'localhost'}:{_port}"
+    server.log.info("Forest Table is running with %s %s workers. On every phone, open: %s",
+                    workers, worker_class, shown)

@@ -14,7 +14,6 @@ from jinja2_fragments.flask import render_block
 from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
-from ..games.base import Rejected
 from . import phone
 from .limits import code_lookup
 
@@ -216,8 +215,8 @@ def act(code):
     if form.get("seat") not in (None, "") and seat is None:
         return _respond_after_write(code, "This phone does not hold that seat.")
     try:
-        outcome = tables.apply_action(get_db(), code, held, seat, form.get("action"), params,
-                                      form.get("version"), form.get("rid"))
+        tables.apply_action(get_db(), code, held, seat, form.get("action"), params,
+                            form.get("version"), form.get("rid"))
     except tables.TableError as exc:
         return _respond_after_write(code, exc.message)
     live_hub().notify(code)

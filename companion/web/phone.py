@@ -72,10 +72,6 @@ def held_seats(table) -> list[int]:
     return tables.seats_held(get_db(), table, tokens(table.code))
 
 
-def new_request_id() -> str:
-    return secrets.token_urlsafe(12)
-
-
 def request_ids():
     """Request ids for the forms of one rendered view: one random stem, then a counter.
 

@@ -212,3 +212,13 @@ def test_guessing_codes_is_rate_limited(app, client):
     assert statuses[-1] == 429
     resp = client.get("/join", query_string={"code": "ZZZZ"})
     assert resp.status_code == 429 and "Too many wrong table codes" in resp.get_data(as_text=True)
+
+
+def test_styles_and_scripts_carry_nosniff_but_not_the_page_policy(client):
+    page = client.get("/")
+    for href in re.findall(r'(?:href|src)="(/(?:static|vendor)/[^"]+\.(?:css|js)[^"]*)"', page.get_data(as_text=True)):
+        resp = client.get(href)
+        assert resp.status_code == 200, href
+        assert resp.headers["X-Content-Type-Options"] == "nosniff"
+        assert "Content-Security-Policy" not in resp.headers
+    assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]

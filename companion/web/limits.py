@@ -6,7 +6,8 @@ from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-limiter = Limiter(get_remote_address, storage_uri="memory://", headers_enabled=True)
+# No X-RateLimit headers: phones never read them, and every view fetch would carry them.
+limiter = Limiter(get_remote_address, storage_uri="memory://", headers_enabled=False)
 
 
 def _code_guess_limit() -> str:

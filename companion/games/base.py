@@ -146,3 +146,18 @@ def check_action(actions: dict[str, ActionSpec], action: Any, raw: dict, players
         raise Rejected("That action does not exist in this game.")
     spec = actions[action]
     return spec, parse_params(spec.params, raw, players)
+
+
+def settle_seat(raw, players: list[str], rng, label: str) -> int:
+    """A setup choice of seat ("random" or a seat number), settled now so the log refolds the same."""
+    text = str(raw).strip().lower()
+    last = len(players) - 1
+    if text == "random":
+        return rng.randrange(len(players))
+    try:
+        seat = int(text)
+    except ValueError:
+        raise Rejected(f"{label}: choose random or a seat number from 0 to {last}.") from None
+    if not 0 <= seat <= last:
+        raise Rejected(f"{label}: there is no seat {seat}; choose random or a seat number from 0 to {last}.")
+    return seat

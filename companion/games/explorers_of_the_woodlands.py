@@ -36,7 +36,7 @@ from __future__ import annotations
 import json
 import random
 
-from .base import ActionSpec, Param, Rejected, check_action, parse_params
+from .base import ActionSpec, Param, Rejected, check_action, parse_params, settle_seat
 from .words import join_names, player_name, plural
 
 ID = "explorers-of-the-woodlands"
@@ -218,10 +218,6 @@ def _check_player_count(count: int) -> None:
         raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
 
 
-
-
-
-
 def hero_label(hero_id) -> str:
     return _label(HERO_LABELS, hero_id, "a Hero")
 
@@ -257,7 +253,6 @@ def _active(state: dict) -> dict | None:
     if state["phase"] != PHASE_ADVENTURE or state["turn"] >= len(state["heroes"]):
         return None
     return state["heroes"][state["turn"]]
-
 
 
 TIMER_STEP = "turn"
@@ -307,18 +302,6 @@ def first_aid_cost(state: dict) -> int:
 # ----------------------------------------------------------------- options and setup
 
 
-def _seat_option(text: str, players: list[str]) -> int:
-    last = len(players) - 1
-    try:
-        value = int(text)
-    except ValueError:
-        raise Rejected(f"First player: choose random or a seat number from 0 to {last}.") from None
-    if not 0 <= value <= last:
-        raise Rejected(f"First player: there is no seat {value}; choose random or a seat number "
-                       f"from 0 to {last}.")
-    return value
-
-
 def _hero_option(raw: str, label: str) -> str | None:
     text = "".join(ch for ch in str(raw).lower() if ch.isalpha())
     if not text:
@@ -332,8 +315,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup choices; settle a random first player and any Hero left unchosen."""
     _check_player_count(len(players))
     values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
-    text = str(values["first_player"]).strip().lower()
-    first = rng.randrange(len(players)) if text == "random" else _seat_option(text, players)
+    first = settle_seat(values["first_player"], players, rng, "First player")
     wanted = [_hero_option(values[f"hero_{i + 1}"], f"{players[i]}'s Hero")
               for i in range(len(players))]
     if len(players) == 1:
@@ -1133,8 +1115,6 @@ def view(state: dict, seat: int | None) -> dict:
 def secret_open(state: dict, seat: int) -> bool:
     """Tell whether `seat` has an unrevealed secret: never, in this co-operative game."""
     return False
-
-
 
 
 def describe(action: str, params: dict, seat: int, players: list[str]) -> str:

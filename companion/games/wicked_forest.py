@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 
-from .base import ActionSpec, Param, Rejected, check_action, parse_params
+from .base import ActionSpec, Param, Rejected, check_action, parse_params, settle_seat
 from .words import as_int, join_names, player_name, plural
 
 ID = "wicked-forest"
@@ -118,10 +118,6 @@ def _check_player_count(count: int) -> None:
         raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
 
 
-
-
-
-
 def _ordinal(number: int) -> str:
     """Say '1st', '2nd', '3rd', '4th'."""
     if 10 <= number % 100 <= 20:
@@ -143,8 +139,6 @@ def card_text(flowers, witch) -> str:
     """Describe a card as '3 Flowers, Witch' or '1 Flower'."""
     text = plural(as_int(flowers), "Flower")
     return text + ", Witch" if witch else text
-
-
 
 
 def flowers_on_display(state: dict) -> int:
@@ -231,18 +225,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup options and settle a random first leader to a seat."""
     _check_player_count(len(players))
     values = parse_params(OPTIONS, raw, len(players))
-    text = str(values["first_leader"]).strip().lower()
-    last_seat = len(players) - 1
-    if text == "random":
-        first_leader = rng.randrange(len(players))
-    else:
-        try:
-            first_leader = int(text)
-        except ValueError:
-            raise Rejected(f"First leader: choose random or a seat number from 0 to {last_seat}.") from None
-        if not 0 <= first_leader <= last_seat:
-            raise Rejected(f"First leader: there is no seat {first_leader}; "
-                           f"choose random or a seat number from 0 to {last_seat}.")
+    first_leader = settle_seat(values["first_leader"], players, rng, "First leader")
     return {"first_leader": first_leader, "inventory": bool(values["inventory"])}
 
 
@@ -856,8 +839,6 @@ def secret_open(state: dict, seat: int) -> bool:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _seat_count(state):
         return False
     return state["picks"][seat] is not None
-
-
 
 
 def describe(action: str, params: dict, seat: int, players: list[str]) -> str:

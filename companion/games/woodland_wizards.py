@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import random
 
-from .base import ActionSpec, Param, Rejected, check_action, parse_params
+from .base import ActionSpec, Param, Rejected, check_action, parse_params, settle_seat
 from .words import as_int, join_names, player_name, plural
 
 ID = "woodland-wizards"
@@ -110,10 +110,6 @@ def _check_player_count(count: int) -> None:
     """Refuse a table outside the game's player range."""
     if not MIN_PLAYERS <= count <= MAX_PLAYERS:
         raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
-
-
-
-
 
 
 def _in_words(count: int) -> str:
@@ -213,19 +209,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup options and settle a random first starting player to a seat."""
     _check_player_count(len(players))
     values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
-    text = str(values["first_player"]).strip().lower()
-    last_seat = len(players) - 1
-    if text == "random":
-        first_player = rng.randrange(len(players))
-    else:
-        try:
-            first_player = int(text)
-        except ValueError:
-            raise Rejected("First starting player: choose random or a seat number "
-                           f"from 0 to {last_seat}.") from None
-        if not 0 <= first_player <= last_seat:
-            raise Rejected(f"First starting player: there is no seat {first_player}; "
-                           f"choose random or a seat number from 0 to {last_seat}.")
+    first_player = settle_seat(values["first_player"], players, rng, "First starting player")
     return {"first_player": first_player, "scorers_7_plus": values["scorers_7_plus"]}
 
 
@@ -848,10 +832,6 @@ def view(state: dict, seat: int | None) -> dict:
 def secret_open(state: dict, seat: int) -> bool:
     """Tell whether `seat` has an unrevealed secret: never, in this game."""
     return False
-
-
-
-
 
 
 def describe(action: str, params: dict, seat: int, players: list[str]) -> str:

@@ -33,6 +33,8 @@ def live_server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     sync_api = pytest.importorskip("playwright.sync_api")
+    # A slow or busy test machine must not fail a check that would pass a moment later.
+    sync_api.expect.set_options(timeout=10_000)
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"Chromium not found at {CHROMIUM}; scripts/test.sh installs Debian's package.")
     with sync_api.sync_playwright() as p:
@@ -49,7 +51,7 @@ def phones(browser):
     def make(n):
         for _ in range(n):
             context = browser.new_context(**PHONE)
-            context.set_default_timeout(8000)
+            context.set_default_timeout(10_000)
             made.append(context)
         return [c.new_page() for c in made[-n:]]
 
@@ -61,3 +63,13 @@ def phones(browser):
 def shot(page, name):
     os.makedirs(SHOTS, exist_ok=True)
     page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+
+
+def tap(page, name, exact=False):
+    """Tap a button and wait for the answer, as a player waits to see the screen change."""
+    from playwright.sync_api import expect
+
+    shown = page.locator("#view .view").get_attribute("data-version")
+    page.get_by_role("button", name=name, exact=exact).click()
+    expect(page.locator("#view .view")).not_to_have_attribute("data-version", shown)
+    expect(page.locator(".notice.error")).to_have_count(0)

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .browser import browser, live_server, phones, shot  # noqa: F401  (fixtures)
+from .browser import browser, live_server, phones, shot, tap as tap_button  # noqa: F401  (fixtures)
 from .test_browser_table import join
 
 pytestmark = pytest.mark.browser
@@ -16,8 +16,7 @@ def hero_card(page, label):
 
 
 def tap(page, name):
-    page.get_by_role("button", name=name, exact=True).click()
-    expect(page.locator(".notice.error")).to_have_count(0)
+    tap_button(page, name, exact=True)
 
 
 def test_two_phones_play_until_the_threat_track_is_lost(live_server, phones):

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .browser import browser, live_server, phones, shot  # noqa: F401  (fixtures)
+from .browser import browser, live_server, phones, shot, tap  # noqa: F401  (fixtures)
 from .test_browser_table import join
 
 pytestmark = pytest.mark.browser
@@ -33,22 +33,26 @@ def log_creature(page, who, value, phoenix=False):
 
 def play_round(pages, totals, scorers, next_label):
     ana = pages[0]
-    ana.get_by_role("button", name="Go to Boost").click()
+    tap(ana, "Go to Boost")
     expect(ana.locator("h2", has_text="Boost round 1 of 3")).to_be_visible()
-    ana.get_by_role("button", name="Ana boosts").click()
+    tap(ana, "Ana boosts")
     expect(ana.locator(".boost-row", has_text="Ana")).to_contain_text("played this round")
-    ana.get_by_role("button", name="Ben passes").click()
+    tap(ana, "Ben passes")
     expect(pages[1].locator(".boost-row", has_text="Ben")).to_contain_text("passed")
-    ana.get_by_role("button", name="Go to Scoring").click()
+    tap(ana, "Go to Scoring")
     for page, (text, total) in zip(pages, totals):
         expect(page.locator(".total-row.me")).to_be_visible()
         enter_own_total(page, text, total)
-    pages[2].get_by_role("button", name="Rank the round").click()
+    # Cara ranks the round once her phone shows every total in.
+    expect(pages[2].get_by_text("Every total is in")).to_be_visible()
+    tap(pages[2], "Rank the round")
     for page in pages:
         expect(page.locator("h2", has_text="result")).to_be_visible()
     for who, value, phoenix in scorers:
         log_creature(pages[1], who, value, phoenix)
-    pages[3].get_by_role("button", name=next_label).click()
+    # Dan moves on once his phone shows every creature scored.
+    expect(pages[3].get_by_role("heading", name=re.compile("Contest Creature"))).to_have_count(0)
+    tap(pages[3], next_label)
 
 
 def test_four_phones_play_four_rounds(live_server, phones):

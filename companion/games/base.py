@@ -161,3 +161,9 @@ def settle_seat(raw, players: list[str], rng, label: str) -> int:
     if not 0 <= seat <= last:
         raise Rejected(f"{label}: there is no seat {seat}; choose random or a seat number from 0 to {last}.")
     return seat
+
+
+def check_player_count(count: int, game_name: str, low: int, high: int) -> None:
+    """Refuse a table outside the game's player range."""
+    if not low <= count <= high:
+        raise Rejected(f"{game_name} is for {low} to {high} players; {count} given.")

@@ -36,7 +36,8 @@ from __future__ import annotations
 import json
 import random
 
-from .base import ActionSpec, Param, Rejected, check_action, parse_params, settle_seat
+from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
+                   settle_seat)
 from .words import join_names, player_name, plural
 
 ID = "explorers-of-the-woodlands"
@@ -213,11 +214,6 @@ _PRONOUNS = {"xylia": "her", "klethor": "his", "shavi": "her", "bethras": "his"}
 # ----------------------------------------------------------------- small utilities
 
 
-def _check_player_count(count: int) -> None:
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
-
-
 def hero_label(hero_id) -> str:
     return _label(HERO_LABELS, hero_id, "a Hero")
 
@@ -313,7 +309,7 @@ def _hero_option(raw: str, label: str) -> str | None:
 
 def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup choices; settle a random first player and any Hero left unchosen."""
-    _check_player_count(len(players))
+    check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
     first = settle_seat(values["first_player"], players, rng, "First player")
     wanted = [_hero_option(values[f"hero_{i + 1}"], f"{players[i]}'s Hero")
@@ -353,7 +349,7 @@ def _check_options(players: list[str], options: dict) -> None:
 
 def setup(players: list[str], options: dict) -> dict:
     """Round 1, Phase 1: every Hero at 5 HP and 0 orbs, the stack full, the Boss hidden."""
-    _check_player_count(len(players))
+    check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     _check_options(players, options)
     first = options["first_player"]
     order = [(first + step) % len(players) for step in range(len(players))]
@@ -458,7 +454,7 @@ def setup_checklist(state: dict) -> list[str]:
 
 def setup_notes(n_players: int) -> list[str]:
     """The setup steps that do not depend on the table's choices."""
-    _check_player_count(n_players)
+    check_player_count(n_players, NAME, MIN_PLAYERS, MAX_PLAYERS)
     notes = ["Each player chooses a Hero: Xylia, Klethor, Sha'Vi or Bethras, each at most once."]
     if n_players == 1:
         notes.append("Solo: play a two-Hero team; rounds run as in a two-player game.")

@@ -39,7 +39,8 @@ from __future__ import annotations
 import json
 import random
 
-from .base import ActionSpec, Param, Rejected, check_action, parse_params, settle_seat
+from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
+                   settle_seat)
 from .words import as_int, player_name, plural
 
 ID = "mysterious-forest"
@@ -152,11 +153,6 @@ ACTIONS: dict[str, ActionSpec] = {
 # ----------------------------------------------------------------- small utilities
 
 
-def _check_player_count(count: int) -> None:
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
-
-
 def level_label(level: str) -> str:
     return LEVELS[level][0] if level in LEVELS else str(level)
 
@@ -201,7 +197,7 @@ def setup_steps(level: str) -> list[str]:
 
 def setup_notes(n_players: int) -> list[str]:
     """The setup steps at the Standard level."""
-    _check_player_count(n_players)
+    check_player_count(n_players, NAME, MIN_PLAYERS, MAX_PLAYERS)
     return setup_steps("standard")
 
 
@@ -279,7 +275,7 @@ def roll_seat(state: dict) -> int | None:
 
 def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup options and settle a random first player to a seat."""
-    _check_player_count(len(players))
+    check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
     first_player = settle_seat(values["first_player"], players, rng, "First player")
     size = values["backpack_size"]
@@ -290,7 +286,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
 
 def setup(players: list[str], options: dict) -> dict:
     """The table before anything is laid out: the setup checklist for the chosen level."""
-    _check_player_count(len(players))
+    check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     first = options.get("first_player")
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
         raise Rejected("The first player must be one of the seats.")

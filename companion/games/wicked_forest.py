@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import random
 
-from .base import ActionSpec, Param, Rejected, check_action, parse_params, settle_seat
+from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
+                   settle_seat)
 from .words import as_int, join_names, player_name, plural
 
 ID = "wicked-forest"
@@ -110,12 +111,6 @@ _ALLOWED_WHEN_OVER = ("crystallize", "set_inventory", "set_forest_magic", "set_m
 
 
 # ----------------------------------------------------------------- small helpers
-
-
-def _check_player_count(count: int) -> None:
-    """Refuse a table outside the game's player range."""
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
 
 
 def _ordinal(number: int) -> str:
@@ -223,7 +218,7 @@ def _require_inventory(state: dict) -> None:
 
 def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup options and settle a random first leader to a seat."""
-    _check_player_count(len(players))
+    check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     values = parse_params(OPTIONS, raw, len(players))
     first_leader = settle_seat(values["first_leader"], players, rng, "First leader")
     return {"first_leader": first_leader, "inventory": bool(values["inventory"])}
@@ -231,7 +226,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
 
 def setup(players: list[str], options: dict) -> dict:
     """Start round 1: everyone in the forest, 9 cards face down, 21 in the draw pile."""
-    _check_player_count(len(players))
+    check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     leader = options.get("first_leader")
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < len(players):
         raise Rejected("The first leader must be one of the seats.")
@@ -264,7 +259,7 @@ def setup(players: list[str], options: dict) -> dict:
 
 def tiles_to_box(n_players: int) -> str:
     """Say which Ability Crystal Tiles go back in the box for this many players."""
-    _check_player_count(n_players)
+    check_player_count(n_players, NAME, MIN_PLAYERS, MAX_PLAYERS)
     unused = list(range(n_players + 1, TILE_NUMBERS + 1))
     stacks = f"each of the {TILE_STACKS} Ability Crystal Tile stacks"
     if not unused:

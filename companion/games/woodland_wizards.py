@@ -23,7 +23,8 @@ from __future__ import annotations
 import json
 import random
 
-from .base import ActionSpec, Param, Rejected, check_action, parse_params, settle_seat
+from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
+                   settle_seat)
 from .words import as_int, join_names, player_name, plural
 
 ID = "woodland-wizards"
@@ -104,12 +105,6 @@ _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "e
 
 
 # ----------------------------------------------------------------- small utilities
-
-
-def _check_player_count(count: int) -> None:
-    """Refuse a table outside the game's player range."""
-    if not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        raise Rejected(f"{NAME} is for {MIN_PLAYERS} to {MAX_PLAYERS} players; {count} given.")
 
 
 def _in_words(count: int) -> str:
@@ -207,7 +202,7 @@ def _pending_creatures(state: dict) -> list[int]:
 
 def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup options and settle a random first starting player to a seat."""
-    _check_player_count(len(players))
+    check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
     first_player = settle_seat(values["first_player"], players, rng, "First starting player")
     return {"first_player": first_player, "scorers_7_plus": values["scorers_7_plus"]}
@@ -215,7 +210,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
 
 def setup(players: list[str], options: dict) -> dict:
     """Start round 1 in the Wandering phase with the chosen starting player."""
-    _check_player_count(len(players))
+    check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     first = options.get("first_player")
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
         raise Rejected("The first starting player must be one of the seats.")
@@ -252,7 +247,7 @@ def setup(players: list[str], options: dict) -> dict:
 
 def setup_notes(n_players: int) -> list[str]:
     """List the setup steps for this many players."""
-    _check_player_count(n_players)
+    check_player_count(n_players, NAME, MIN_PLAYERS, MAX_PLAYERS)
     notes = []
     if n_players >= TWO_DECKS_FROM:
         notes.append("Take two decks, remove one Golden Phoenix and shuffle the rest together: "

@@ -143,24 +143,21 @@ def stats_page():
 
 @bp.post("/history/names/merge")
 def merge():
-    try:
-        said = history.merge_names(get_db(), request.form.get("alias"), request.form.get("person"),
-                                   history.now())
-    except history.HistoryError as exc:
-        flash(exc.message, "error")
-    else:
-        flash(said, "info")
-    return redirect(url_for("history.stats_page") + "#names", code=303)
+    return _names_changed(lambda: history.merge_names(get_db(), request.form.get("alias"),
+                                                      request.form.get("person"), history.now()))
 
 
 @bp.post("/history/names/undo")
 def unmerge():
+    return _names_changed(lambda: history.undo_merge(get_db(), request.form.get("alias")))
+
+
+def _names_changed(change):
+    """Say what the merge or its undo did (or why not), back on the names part of the stats."""
     try:
-        said = history.undo_merge(get_db(), request.form.get("alias"))
+        flash(change(), "info")
     except history.HistoryError as exc:
         flash(exc.message, "error")
-    else:
-        flash(said, "info")
     return redirect(url_for("history.stats_page") + "#names", code=303)
 
 

@@ -288,6 +288,23 @@ def append_action(conn, table_id, seat, name, params, request_id, at: float | No
     return seq
 
 
+def latest_live_action(conn, table_id: int, seat: int, names: list[str]) -> int | None:
+    """The seq of `seat`'s newest live action among `names`, or None."""
+    if not names:
+        return None
+    row = conn.execute(
+        f"SELECT MAX(seq) AS seq FROM action WHERE table_id = ? AND seat = ? AND undone_at IS NULL"
+        f" AND name IN ({', '.join('?' for _ in names)})", (table_id, seat, *names)).fetchone()
+    return row["seq"]
+
+
+def withdraw_action(conn, table_id: int, seq: int, marker: str) -> None:
+    """Take a row out of the live log and forget what it held (its request id stays, so a
+    retry of the same request is still recognised and not applied again)."""
+    conn.execute("UPDATE action SET name = ?, params = '{}', undone_at = ? WHERE table_id = ? AND seq = ?",
+                 (marker, time.time(), table_id, seq))
+
+
 def mark_undone(conn, table_id: int, seq: int) -> None:
     conn.execute("UPDATE action SET undone_at = ? WHERE table_id = ? AND seq = ?",
                  (time.time(), table_id, seq))

@@ -16,13 +16,19 @@ from dataclasses import dataclass, field
 import time
 
 from . import store, timers
-from .games import GAMES, get_game
+from .games import GAMES, get_game, words
 from .games.base import Rejected, check_action
 
 # No 0/O, 1/I/L, 2/Z, 5/S, 8/B: easy to read aloud and to type from a glance.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 CODE_LENGTH = 4
 NAME_MAX = 24
+
+# Rows the table layer itself writes into the log; no game names an action with "_".
+SEAT_FREED = "_seat_freed"  # a freed seat's unrevealed pick was withdrawn (public line)
+WITHDRAWN = "_withdrawn"  # an unrevealed pick that never reached its reveal: no value kept
+# Added to a stored action's params: the seats whose unrevealed picks that action ended.
+DROPPED = "_dropped_picks"
 
 
 class TableError(Exception):
@@ -111,6 +117,10 @@ def start_state(game, players: list[str], options: dict) -> dict:
 def step(game, state: dict, action: str, params: dict, seat, at: float) -> tuple[dict, list[str]]:
     """One action, the game's or the table clock's, at server time `at`; return state and events."""
     clock = state.get("_clock") or timers.new({})
+    if action == SEAT_FREED:
+        new_state = dict(state)
+        new_state["events"] = [withdrawn_line(state.get("players", []), params.get("seat"))]
+        return new_state, list(new_state["events"])
     if action in timers.ACTIONS:
         clock, said = timers.apply(clock, action, params, at, timer_cue(game, state), is_over(game, state),
                                    step=getattr(game, "TIMER_STEP", "turn"))
@@ -120,7 +130,22 @@ def step(game, state: dict, action: str, params: dict, seat, at: float) -> tuple
     new_state = game.apply(state, action, params, seat)
     new_state["_clock"] = timers.after_game_action(clock, timer_cue(game, new_state),
                                                    is_over(game, new_state), at)
+    if params.get(DROPPED):
+        new_state["events"] = list(new_state.get("events", [])) + [
+            dropped_line(state.get("players", []), params[DROPPED])]
     return new_state, list(new_state.get("events", []))
+
+
+def withdrawn_line(players: list[str], seat) -> str:
+    name = words.player_name(players, seat)
+    return f"{name}'s seat was freed: {name}'s choice was withdrawn unseen; {name} chooses again."
+
+
+def dropped_line(players: list[str], seats: list[int]) -> str:
+    names = words.join_names([words.player_name(players, s) for s in seats])
+    if len(seats) == 1:
+        return f"{names}'s choice was never revealed and is discarded unseen."
+    return f"The choices of {names} were never revealed and are discarded unseen."
 
 
 def timer_cue(game, state: dict):
@@ -139,6 +164,8 @@ def all_actions(game) -> dict:
 
 
 def describe(game, action: str, params: dict, seat, players: list[str]) -> str:
+    if action == SEAT_FREED:
+        return withdrawn_line(players, params.get("seat"))
     if action in timers.ACTIONS:
         name = players[seat] if seat is not None and 0 <= seat < len(players) else "Someone"
         return timers.describe(action, params, name, getattr(game, "TIMER_STEP", "turn"))
@@ -242,8 +269,17 @@ def free_seat(conn, code, host_token, seat) -> None:
         raise Forbidden("Only the phone that created the table can free a seat.")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.players):
         raise TableError("That seat does not exist at this table.")
+    game = get_game(table.game)
     with store.Transaction(conn):
+        current = store.get_table(conn, table.code)
         store.set_seat_token(conn, table.id, seat, None)
+        if game.secret_open(current.snapshot, seat):
+            # The pick belongs to the phone that made it: whoever takes the seat next must
+            # not find it, so it is withdrawn for good and the table is told.
+            _withdraw_pending(conn, game, table.id, [seat])
+            store.append_action(conn, table.id, None, SEAT_FREED, {"seat": seat}, None)
+            store.save_snapshot(conn, table.id, fold(game, table.players, table.options,
+                                                     store.live_actions(conn, table.id)))
 
 
 def _check_seat(table, seat, held):
@@ -297,13 +333,42 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         if version != current.version and not spec.any_version:
             raise Stale("Someone else changed the table first. Here it is as it is now.")
         at = time.time()
+        before = current.snapshot
         try:
-            state, events = step(game, current.snapshot, action, params, acting, at)
+            state, events = step(game, before, action, params, acting, at)
         except Rejected as exc:
             raise TableError(exc.reason) from None
+        if spec.secret and game.secret_open(before, acting):
+            # A change of mind: the earlier pick was never revealed, so nothing keeps it.
+            _withdraw_pending(conn, game, table.id, [acting])
+        dropped = dropped_picks(game, spec, before, state, len(table.players))
+        if dropped:
+            _withdraw_pending(conn, game, table.id, dropped)
+            params = {**params, DROPPED: dropped}
+            state, events = step(game, before, action, params, acting, at)
         store.append_action(conn, table.id, acting, action, params, request_id, at)
         new_version = store.save_snapshot(conn, table.id, state)
     return Outcome(new_version, events=events)
+
+
+def dropped_picks(game, spec, before: dict, after: dict, seat_count: int) -> list[int]:
+    """Seats whose unrevealed pick an action ended without a reveal (a correction, a Witch,
+    an early end). Only a secret pick opens the hands, so any other action closing a pick
+    drops it."""
+    if spec.secret:
+        return []
+    return [s for s in range(seat_count)
+            if game.secret_open(before, s) and not game.secret_open(after, s)]
+
+
+def _withdraw_pending(conn, game, table_id: int, seats: list[int]) -> None:
+    """Wipe the unrevealed picks of `seats` from the log: out of every fold, log, history and
+    export, and out of reach of undo, which never brings a withdrawn row back."""
+    names = [name for name, spec in game.ACTIONS.items() if spec.secret]
+    for seat in seats:
+        seq = store.latest_live_action(conn, table_id, seat, names)
+        if seq is not None:
+            store.withdraw_action(conn, table_id, seq, WITHDRAWN)
 
 
 def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
@@ -322,15 +387,17 @@ def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
         if version != current.version:
             raise Stale("Someone else changed the table first. Here it is as it is now.")
         actions = store.live_actions(conn, table.id)
-        if not actions:
+        moves = [row for row in actions if not row.name.startswith("_")]
+        if not moves:
             raise TableError("Nothing to undo: the table is as it was set up.")
-        last = actions[-1]
+        # The table's own lines (a withdrawn pick) are not moves: undo steps over them.
+        last = moves[-1]
         spec = game.ACTIONS.get(last.name)
         if spec is not None and spec.secret and game.secret_open(current.snapshot, last.seat):
             name = table.players[last.seat]
             raise TableError(f"{name}'s choice stays secret until everyone has chosen, so it "
                              f"cannot be undone; {name} can change it on their own phone.")
-        remaining = actions[:-1]
+        remaining = [row for row in actions if row.seq != last.seq]
         state = fold(game, table.players, table.options, remaining)
         undone = [last]
         if spec is not None and spec.secret:

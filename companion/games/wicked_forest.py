@@ -602,8 +602,8 @@ def _correct_card(state: dict, params: dict, seat: int) -> None:
     state["events"].append(f"Card {len(state['cards'])} corrected: "
                            f"{card_text(card['flowers'], card['witch'])}.")
     if witches_revealed(state) >= WITCHES_TO_ELIMINATE:
-        if any(pick is not None for pick in state["picks"]):
-            state["events"].append("Choices made for this card are discarded unseen.")
+        # Picks made for this card are dropped unseen; the table layer wipes them from the
+        # log and says so, since only it can (a fold no longer knows they were made).
         _second_witch(state)
 
 

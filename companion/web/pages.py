@@ -31,8 +31,12 @@ def _int_arg(raw):
         return None
 
 
-def view_context(table, held, as_seat=None, notice=None, notice_kind="error"):
-    """Everything the table templates need, with the game's view for this phone's seat."""
+def view_context(table, held, as_seat=None, notice=None, notice_kind="error", just_chose=False):
+    """Everything the table templates need, with the game's view for this phone's seat.
+
+    A phone passed around (several seats) shows a seat's own secret pick only in the answer
+    to that seat's own pick; opened again later, the private screen never shows it, so the
+    next person holding the phone cannot look it up."""
     game = get_game(table.game)
     private = as_seat is not None and as_seat in held and len(held) > 1
     if private:
@@ -53,6 +57,7 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error"):
         "viewer": viewer,
         "actor": viewer if viewer is not None else (held[0] if held else None),
         "private": private,
+        "show_choice": len(held) == 1 or (private and just_chose),
         "seats": tables.seat_list(get_db(), table, held),
         "log": tables.log_lines(get_db(), table, limit=6),
         "notice": notice,
@@ -63,11 +68,12 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error"):
     }
 
 
-def render_view(code, notice=None, notice_kind="error", as_seat=None):
+def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose=False):
     """The live region: the block alone for htmx, the whole page otherwise."""
     table = tables.load(get_db(), code)
     held = phone.held_seats(table)
-    ctx = view_context(table, held, as_seat=as_seat, notice=notice, notice_kind=notice_kind)
+    ctx = view_context(table, held, as_seat=as_seat, notice=notice, notice_kind=notice_kind,
+                       just_chose=just_chose)
     if request.htmx:
         response = Response(render_block("table/page.html", "view", **ctx))
     else:
@@ -215,11 +221,15 @@ def act(code):
     if form.get("seat") not in (None, "") and seat is None:
         return _respond_after_write(code, "This phone does not hold that seat.")
     try:
-        tables.apply_action(get_db(), code, held, seat, form.get("action"), params,
-                            form.get("version"), form.get("rid"))
+        outcome = tables.apply_action(get_db(), code, held, seat, form.get("action"), params,
+                                      form.get("version"), form.get("rid"))
     except tables.TableError as exc:
         return _respond_after_write(code, exc.message)
     live_hub().notify(code)
+    passed_to = _int_arg(form.get("as"))
+    if request.htmx and passed_to is not None and passed_to == seat and not outcome.repeated:
+        # The player holding a passed phone sees their own pick once, then hides it.
+        return render_view(code, as_seat=passed_to, just_chose=True)
     return _respond_after_write(code)
 
 

@@ -96,6 +96,7 @@ class Server:
                    FOREST_TABLE_WORKER_CLASS=self.worker_class,
                    # The benchmark guesses no codes; every phone here shares one address.
                    FOREST_TABLE_CODE_GUESS_LIMIT="1000000 per minute",
+                   FOREST_TABLE_TABLE_CREATION_LIMIT="1000000 per minute",
                    FOREST_TABLE_LOG_LEVEL="warning")
         if self.threads:
             env["FOREST_TABLE_THREADS"] = str(self.threads)
@@ -122,7 +123,7 @@ class Server:
                 raise BenchError(f"server exited with {self.proc.returncode}:\n{log_path.read_text()[-2000:]}")
             try:
                 with socket.create_connection((HOST, self.port), timeout=1) as s:
-                    s.sendall(b"GET /api/games HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n")
+                    s.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
                     if s.recv(12).startswith(b"HTTP/1.1 200"):
                         if self.kind == "dev" or len(self.pids()) > self.workers:
                             return
@@ -284,7 +285,9 @@ class Phone:
 
     async def _request(self, method, path, headers, form, json_body) -> Reply:
         body = b""
-        hdrs = {"Host": f"{HOST}:{self.port}", "User-Agent": "forest-bench"}
+        # The Origin of the app's own pages: writes from anywhere else are refused.
+        hdrs = {"Host": f"{HOST}:{self.port}", "User-Agent": "forest-bench",
+                "Origin": f"http://{HOST}:{self.port}"}
         if form is not None:
             body = urlencode(form).encode()
             hdrs["Content-Type"] = "application/x-www-form-urlencoded"

@@ -89,6 +89,7 @@ class Phone:
         payload = None if body is None else json.dumps(body).encode()
         for attempt in (0, 1):
             req, hdrs = self.cookie_headers(method, path)
+            hdrs["Origin"] = f"http://{HOST}:{self.port}"  # as the app's own page would send
             hdrs.update(headers or {})
             if payload is not None:
                 hdrs["Content-Type"] = "application/json"
@@ -380,7 +381,8 @@ def main() -> int:
         port = free_port()
         env = dict(os.environ,
                    FOREST_TABLE_DATABASE=str(Path(tmp) / "bench.sqlite"),
-                   FOREST_TABLE_SECRET_KEY="bench-only-secret")
+                   FOREST_TABLE_SECRET_KEY="bench-only-secret",
+                   FOREST_TABLE_TABLE_CREATION_LIMIT="1000000 per minute")
         with open(log_path, "wb") as log:
             proc = subprocess.Popen(
                 [sys.executable, str(PROJECT_ROOT / "app.py"), "--host", HOST, "--port", str(port)],

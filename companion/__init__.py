@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 import secrets
+import socket
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from flask import Flask
 from htmx_flask import Htmx
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,6 +22,32 @@ def _secret_key(instance_path: str) -> str:
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def _trusted_hosts(config, lan_address: str | None) -> list[str]:
+    """The names this server answers to: a request for any other Host is refused, so a
+    web page on another name resolving here (DNS rebinding) cannot drive it."""
+    extra = config.get("TRUSTED_HOSTS") or []
+    if isinstance(extra, str):
+        extra = extra.replace(",", " ").split()
+    hosts = ["localhost", "127.0.0.1", "[::1]", *extra]
+    name = socket.gethostname()
+    if name:
+        hosts += [name.lower(), f"{name.lower()}.local"]
+    if lan_address:
+        hosts.append(lan_address)
+    if config.get("PUBLIC_URL"):
+        public = urlsplit(config["PUBLIC_URL"]).hostname
+        if public:
+            hosts.append(public)
+    return list(dict.fromkeys(hosts))
+
+
+def _trusted_proxies(config) -> int:
+    raw = config.get("TRUSTED_PROXIES") or 0
+    if isinstance(raw, bool) or not str(raw).isdigit():
+        raise ValueError("FOREST_TABLE_TRUSTED_PROXIES must be a whole number of proxies (0 for none).")
+    return int(raw)
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -40,8 +69,17 @@ def create_app(test_config: dict | None = None) -> Flask:
         STREAM_KEEPALIVE_SECONDS=10.0,
         # Streams end after about this long; the phone reconnects and fetches the whole view.
         STREAM_MAX_SECONDS=300.0,
-        CODE_GUESS_LIMIT="30 per minute",
+        CODE_GUESS_LIMIT="30 per minute",  # wrong table codes per address
+        TABLE_CREATION_LIMIT="20 per hour",  # new tables per address
+        HISTORY_IMPORT_LIMIT="10 per hour",  # history imports per address
+        IMPORT_MAX_GAMES=1000,  # games in one history import
+        IMPORTED_GAMES_MAX=10000,  # imported games the history keeps in all
         ABANDON_AFTER_HOURS=24,  # a table with no move for this long is archived as unfinished
+        EMPTY_TABLE_HOURS=6,  # a table nobody but its host joined and nobody played is deleted
+        # How many reverse proxies in front of the app add X-Forwarded-For/-Proto; with 0,
+        # those headers are ignored and the socket's address is the client's.
+        TRUSTED_PROXIES=0,
+        TRUSTED_HOSTS=None,  # more host names to answer to, besides localhost, LAN and PUBLIC_URL
     )
     app.config.from_pyfile("config.py", silent=True)
     app.config.from_prefixed_env("FOREST_TABLE")
@@ -49,6 +87,13 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(app.instance_path)
+    from .web.phone import lan_address
+
+    app.config["TRUSTED_HOSTS"] = _trusted_hosts(
+        app.config, app.config.get("LAN_ADDRESS") or lan_address())
+    proxies = _trusted_proxies(app.config)
+    if proxies:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
 
     Htmx(app)
 
@@ -66,4 +111,5 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     history.init_app(app)
     app.register_blueprint(campaigns.bp)
+    limits.limit_routes(app)
     return app

@@ -34,6 +34,7 @@ EXPORT_FORMAT = "forest-table-history"
 EXPORT_VERSION = 1
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
 PAGE_SIZE = 30
+STATS_PAGE_SIZE = 25  # people per page of the stats
 CHART_PEOPLE = 6
 
 now = time.time  # the history's clock; tests replace it
@@ -57,10 +58,13 @@ def name_key(name) -> str:
 # ----------------------------------------------------------------- recording tables
 
 
-def sync(conn, at: float, abandon_after_hours: float) -> dict:
-    """Record finished tables and archive abandoned ones; return how many of each."""
+def sync(conn, at: float, abandon_after_hours: float, empty_after_hours: float | None = None) -> dict:
+    """Record finished tables and archive abandoned ones; free the codes of archived tables
+    and delete the tables never played after `empty_after_hours`; return how many of each."""
     abandon_after = max(0.0, float(abandon_after_hours)) * 3600
-    done = {FINISHED: 0, UNFINISHED: 0, "reopened": 0}
+    done = {FINISHED: 0, UNFINISHED: 0, "reopened": 0, "deleted": 0, "released": 0}
+    if empty_after_hours is not None:
+        done["deleted"] = store.delete_never_played(conn, at - max(0.0, float(empty_after_hours)) * 3600)
     for row in store.tables_to_record(conn):
         with store.Transaction(conn):
             table = store.get_table(conn, row["code"])
@@ -85,6 +89,9 @@ def sync(conn, at: float, abandon_after_hours: float) -> dict:
             store.save_played(conn, record, seats, current["id"] if current is not None else None)
             if status in done:
                 done[status] += 1
+    # Finished or abandoned, a table untouched this long is archived: its code goes back
+    # to the pool (4 letters of 25: 390,625 codes), the history keeps it for display.
+    done["released"] = store.release_codes(conn, at - abandon_after)
     return done
 
 
@@ -299,9 +306,12 @@ def _rate(part: int, whole: int) -> int | None:
     return round(100 * part / whole) if whole else None
 
 
-def stats(conn, game: str | None = None) -> dict:
+def stats(conn, game: str | None = None, page: int = 0) -> dict:
     """Per person: games, wins and win rate, per game with average and best score;
-    per co-operative game and level: the team's win rate. Only finished games with a result."""
+    per co-operative game and level: the team's win rate. Only finished games with a result.
+
+    People come STATS_PAGE_SIZE to a page (most wins first); the chart and the team
+    results are over everyone."""
     people = People(conn)
     rows = [r for r in store.seat_results(conn, (FINISHED,))
             if r["has_outcome"] and (not game or r["game"] == game)]
@@ -347,7 +357,11 @@ def stats(conn, game: str | None = None) -> dict:
     people_rows.sort(key=lambda p: (-p["wins"], -p["played"], p["name"].casefold()))
     coop_rows = [dict(c, win_rate=_rate(c["won"], c["played"]))
                  for _, c in sorted(coop.items())]
-    return {"people": people_rows, "coop": coop_rows, "games": len(timeline),
+    pages = max(1, math.ceil(len(people_rows) / STATS_PAGE_SIZE))
+    page = min(max(0, page), pages - 1)
+    shown = people_rows[page * STATS_PAGE_SIZE:(page + 1) * STATS_PAGE_SIZE]
+    return {"people": shown, "people_count": len(people_rows), "page": page, "pages": pages,
+            "more": page + 1 < pages, "per_page": STATS_PAGE_SIZE, "coop": coop_rows, "games": len(timeline),
             "wins_over_time": _wins_over_time(timeline, people_rows)}
 
 
@@ -439,10 +453,19 @@ CSV_COLUMNS = ("game_uid", "game", "game_name", "status", "started_at", "ended_a
                "person", "score", "place", "winner")
 
 
-def _cell(value) -> str:
-    """Spreadsheets run cells starting with = + - @ as formulas: a quote keeps them text."""
+# What makes a spreadsheet read a cell as a formula, full-width forms included.
+FORMULA_STARTS = ("=", "+", "-", "@", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def _cell(value):
+    """Numbers stay numbers; text a spreadsheet would run as a formula (even after leading
+    spaces) gets a leading apostrophe, which keeps it text."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
     text = "" if value is None else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    if text[:1] in ("\t", "\r") or text.lstrip()[:1] in FORMULA_STARTS:
+        return "'" + text
+    return text
 
 
 def _yes_no(value) -> str:
@@ -671,7 +694,7 @@ def _no_constants(name):
                    "Nothing was changed.")
 
 
-def parse_import(raw: bytes) -> tuple[list, list]:
+def parse_import(raw: bytes, max_games: int = 10000) -> tuple[list, list]:
     """Check a whole export file; return (games, merges) or raise HistoryError."""
     if not raw:
         raise _Refused("Choose a history file (.json) exported from Forest Table.")
@@ -690,7 +713,11 @@ def parse_import(raw: bytes) -> tuple[list, list]:
     if data.get("version") != EXPORT_VERSION:
         raise _Refused(f"The file was not imported: it is of version {data.get('version')!r}; this "
                        f"server reads version {EXPORT_VERSION}. Nothing was changed.")
-    games = [_clean_game(g, f"games[{i}]") for i, g in enumerate(_list(data.get("games"), "games", 10000))]
+    listed = _list(data.get("games"), "games", 10**9)
+    if len(listed) > max_games:
+        raise _Refused(f"The file was not imported: it holds {len(listed)} games and one import takes "
+                       f"at most {max_games}; split it into smaller files. Nothing was changed.")
+    games = [_clean_game(g, f"games[{i}]") for i, g in enumerate(listed)]
     merges = []
     for i, m in enumerate(_list(data.get("merges", []), "merges", 1000)):
         m = _object(m, f"merges[{i}]")
@@ -702,9 +729,13 @@ def parse_import(raw: bytes) -> tuple[list, list]:
     return games, merges
 
 
-def import_file(conn, raw: bytes, at: float) -> dict:
-    """Import an export file in one transaction: all or nothing; known games are skipped."""
-    games, merges = parse_import(raw)
+def import_file(conn, raw: bytes, at: float, max_games: int = 10000,
+                max_imported: int | None = None) -> dict:
+    """Import an export file in one transaction: all or nothing; known games are skipped.
+
+    One file holds at most `max_games` games; the history keeps at most `max_imported`
+    imported games in all (played ones are never limited)."""
+    games, merges = parse_import(raw, max_games)
     added = skipped = merged = 0
     with store.Transaction(conn):
         for record, seats in games:
@@ -713,6 +744,10 @@ def import_file(conn, raw: bytes, at: float) -> dict:
                 continue
             store.save_played(conn, record, seats)
             added += 1
+        held = store.imported_count(conn)
+        if max_imported is not None and held > max_imported:
+            raise _Refused(f"The file was not imported: the history keeps at most {max_imported} "
+                           f"imported games and would then hold {held}. Nothing was changed.")
         people = People(conn)
         for alias, person in merges:
             alias_key, person_key = name_key(alias), name_key(person)

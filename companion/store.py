@@ -107,6 +107,13 @@ CREATE TABLE IF NOT EXISTS campaign_event (
 );
 -- Each process's live-update watcher asks many times a second what changed lately.
 CREATE INDEX IF NOT EXISTS game_table_updated ON game_table (updated_at);
+-- Rate-limit counters, shared by every worker process (and every machine on this database).
+CREATE TABLE IF NOT EXISTS rate_limit (
+    bucket TEXT PRIMARY KEY,
+    hits INTEGER NOT NULL,
+    expires_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rate_limit_expiry ON rate_limit (expires_at);
 """
 
 
@@ -352,9 +359,45 @@ def tables_to_record(conn) -> list[sqlite3.Row]:
     ).fetchall()
 
 
+# A campaign keeps its chapter table by code across evenings: never deleted nor renamed.
+_NOT_CAMPAIGN = "json_extract(options, '$.campaign') IS NULL"
+
+
+def delete_never_played(conn, created_before: float) -> int:
+    """Delete the tables made before `created_before` where nothing was ever done (version 0:
+    no move, no clock, no undo); their codes are free again. Return how many."""
+    never_played = f"version = 0 AND created_at < ? AND {_NOT_CAMPAIGN}"
+    with Transaction(conn):
+        for child in ("seat", "action", "table_request", "played_game"):
+            conn.execute(f"DELETE FROM {child} WHERE table_id IN"
+                         f" (SELECT id FROM game_table WHERE {never_played})", (created_before,))
+        return conn.execute(f"DELETE FROM game_table WHERE {never_played}", (created_before,)).rowcount
+
+
+# An archived table keeps its row (the history refers to it) under a name no code can be,
+# so its code is free for a new table and the old one can no longer be reached by it.
+RELEASED_PREFIX = "~"
+
+
+def release_codes(conn, idle_before: float) -> int:
+    """Free the codes of recorded tables with no change since `idle_before`; return how many."""
+    with Transaction(conn):
+        return conn.execute(
+            f"UPDATE game_table SET code = '{RELEASED_PREFIX}' || CAST(id AS TEXT)"
+            f" WHERE code NOT LIKE '{RELEASED_PREFIX}%' AND updated_at < ?"
+            f" AND {_NOT_CAMPAIGN}"
+            " AND id IN (SELECT table_id FROM played_game WHERE table_id IS NOT NULL)",
+            (idle_before,)).rowcount
+
+
 def played_for_table(conn, table_id: int) -> sqlite3.Row | None:
     return conn.execute("SELECT id, uid, table_version FROM played_game WHERE table_id = ?",
                         (table_id,)).fetchone()
+
+
+def imported_count(conn) -> int:
+    """History rows that came from an import (no table of this server)."""
+    return conn.execute("SELECT COUNT(*) FROM played_game WHERE table_id IS NULL").fetchone()[0]
 
 
 def played_uid_exists(conn, uid: str) -> bool:
@@ -546,3 +589,37 @@ def campaign_events(conn, campaign_id: int) -> list[sqlite3.Row]:
     """The campaign's history, newest first."""
     return conn.execute("SELECT seq, text, created_at FROM campaign_event WHERE campaign_id = ?"
                         " ORDER BY seq DESC", (campaign_id,)).fetchall()
+
+
+# ----------------------------------------------------------------- rate limits
+
+
+def limit_hit(conn, bucket: str, expiry: float, amount: int, at: float) -> int:
+    """Add `amount` to a counter (a fresh window of `expiry` seconds once the old one is over)."""
+    with Transaction(conn):
+        conn.execute("DELETE FROM rate_limit WHERE expires_at <= ?", (at,))
+        conn.execute(
+            "INSERT INTO rate_limit (bucket, hits, expires_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (bucket) DO UPDATE SET hits = rate_limit.hits + excluded.hits",
+            (bucket, amount, at + expiry))
+        return conn.execute("SELECT hits FROM rate_limit WHERE bucket = ?", (bucket,)).fetchone()[0]
+
+
+def limit_count(conn, bucket: str, at: float) -> int:
+    row = conn.execute("SELECT hits FROM rate_limit WHERE bucket = ? AND expires_at > ?",
+                       (bucket, at)).fetchone()
+    return 0 if row is None else row[0]
+
+
+def limit_expiry(conn, bucket: str, at: float) -> float:
+    row = conn.execute("SELECT expires_at FROM rate_limit WHERE bucket = ? AND expires_at > ?",
+                       (bucket, at)).fetchone()
+    return at if row is None else row[0]
+
+
+def limit_clear(conn, bucket: str | None = None) -> int:
+    """Forget one counter, or every counter when no bucket is given; return how many."""
+    with Transaction(conn):
+        if bucket is None:
+            return conn.execute("DELETE FROM rate_limit").rowcount
+        return conn.execute("DELETE FROM rate_limit WHERE bucket = ?", (bucket,)).rowcount

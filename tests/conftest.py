@@ -1,4 +1,8 @@
+import os
+
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 
 from companion import create_app, store
 from companion.games import register
@@ -7,6 +11,24 @@ from companion.web.limits import limiter
 from . import tiny_game
 
 register(tiny_game)
+
+# The tests make hundreds of tables and imports from one address; every app they start,
+# here or in a server process, allows that unless a test sets its own limit.
+os.environ.setdefault("FOREST_TABLE_TABLE_CREATION_LIMIT", "1000000 per minute")
+os.environ.setdefault("FOREST_TABLE_HISTORY_IMPORT_LIMIT", "1000000 per minute")
+
+
+class SameOriginClient(FlaskClient):
+    """A phone's browser: every request says it comes from a page of the app itself
+    (browsers send Origin with every POST; the app refuses writes without it)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.environ_base["HTTP_ORIGIN"] = "http://localhost"
+
+
+# Every app made in the tests, by the fixtures or by hand, hands out such clients.
+Flask.test_client_class = SameOriginClient
 
 
 @pytest.fixture

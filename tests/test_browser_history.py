@@ -25,7 +25,8 @@ def shot_of(locator, name):
 def api_act(page, base, code, action, params=None, seat=0):
     version = page.request.get(f"{base}/api/tables/{code}").json()["version"]
     resp = page.request.post(f"{base}/api/tables/{code}/actions",
-                             data={"action": action, "params": params or {}, "version": version, "seat": seat})
+                             data={"action": action, "params": params or {}, "version": version, "seat": seat},
+                             headers={"Origin": base})
     assert resp.ok, resp.json()
     return resp.json()
 
@@ -33,10 +34,11 @@ def api_act(page, base, code, action, params=None, seat=0):
 def play_woodland_wizards(page, base):
     """Four rounds with this phone holding every seat (pass-the-phone)."""
     resp = page.request.post(f"{base}/api/tables", data={
-        "game": "woodland-wizards", "players": ["Ana", "Ben", "Cara"], "options": {"first_player": "0"}})
+        "game": "woodland-wizards", "players": ["Ana", "Ben", "Cara"], "options": {"first_player": "0"}},
+        headers={"Origin": base})
     code = resp.json()["code"]
     for seat in range(3):
-        assert page.request.post(f"{base}/api/tables/{code}/seats/{seat}").ok
+        assert page.request.post(f"{base}/api/tables/{code}/seats/{seat}", headers={"Origin": base}).ok
     for number, (totals, value) in enumerate(ROUNDS):
         api_act(page, base, code, "set_phase", {"phase": "scoring"})
         for seat, total in enumerate(totals):

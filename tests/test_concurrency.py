@@ -38,6 +38,7 @@ class Phone:
     def call(self, method: str, path: str, body=None, timeout: float = 10):
         data = None if body is None else json.dumps(body).encode()
         headers = {"Content-Type": "application/json"} if data is not None else {}
+        headers["Origin"] = self.base  # as a browser on the app's own page sends it
         req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
         try:
             with self.opener.open(req, timeout=timeout) as resp:

@@ -217,8 +217,9 @@ def test_abandoned_table_is_archived_after_the_configured_time(app, client, monk
     games = client.get("/api/history").get_json()["games"]
     assert [(g["code"], g["status"]) for g in games] == [(code, "unfinished")]
     assert empty not in [g["code"] for g in games]
-    # The table itself is kept and unfinished games never count in the stats.
-    assert client.get(f"/api/tables/{code}").status_code == 200
+    # Archived, the table gives its code back for a new table; unfinished games never count
+    # in the stats.
+    assert client.get(f"/api/tables/{code}").status_code == 404
     assert client.get("/api/history/stats").get_json()["games"] == 0
     page = client.get(f"/history/{games[0]['id']}").get_data(as_text=True)
     assert "Unfinished" in page and "Ana added 2." in page

@@ -449,7 +449,7 @@ def gunicorn_server(request, tmp_path):
         while True:
             assert proc.poll() is None, (tmp_path / "gunicorn.log").read_text()
             try:
-                head, _ = _http(port, b"GET /api/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                head, _ = _http(port, b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
                 if head.startswith("HTTP/1.1 200"):
                     break
             except OSError:
@@ -483,7 +483,7 @@ def test_gunicorn_delivers_a_write_made_by_another_process(gunicorn_server):
     try:
         for _ in range(4):  # a few, so that both workers are likely to hold some
             sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
-            sock.sendall(f"GET /t/{code}/events?v=0 HTTP/1.1\r\nHost: t\r\n"
+            sock.sendall(f"GET /t/{code}/events?v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                          "Accept-Encoding: gzip, deflate\r\n\r\n".encode())
             streams.append([sock, b""])
         for entry in streams:
@@ -499,7 +499,7 @@ def test_gunicorn_delivers_a_write_made_by_another_process(gunicorn_server):
             sock.close()
 
     # The same server answers pages gzipped.
-    head, body = _http(port, f"GET /t/{code} HTTP/1.1\r\nHost: t\r\nAccept-Encoding: gzip\r\n"
+    head, body = _http(port, f"GET /t/{code} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\n"
                              "Connection: close\r\n\r\n".encode())
     assert head.startswith("HTTP/1.1 200") and "content-encoding: gzip" in head.lower()
     assert b"data-version" in gzip.decompress(body)

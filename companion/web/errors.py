@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import jsonify, render_template, request
-from werkzeug.exceptions import HTTPException
+from flask import Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import tables
 
@@ -35,21 +35,61 @@ def _message(status: int, message: str):
     return render_template("error.html", message=message, status=status), status
 
 
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+UNKNOWN_HOST = ("This server does not answer to that address. Open Forest Table by the address "
+                "shown on the host's screen (or add the name to FOREST_TABLE_TRUSTED_HOSTS).")
+
+
+def _origin(url: str | None):
+    """(scheme, host, port) of a URL, the port filled in; None when it is not a web address."""
+    parts = urlsplit(url or "")
+    try:
+        port = parts.port or DEFAULT_PORTS.get(parts.scheme)
+    except ValueError:
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname.lower(), port
+
+
+def cross_site_refusal() -> str | None:
+    """Why a write does not come from a page of this very site, or None when it does.
+
+    Browsers send Origin with every POST; without it, a Referer of this site will do.
+    The scheme counts too (behind an HTTPS proxy, ProxyFix makes the request https)."""
+    here = _origin(request.host_url)
+    origin = request.headers.get("Origin")
+    if origin is not None:
+        return None if _origin(origin) == here else "Requests from other sites are refused."
+    if _origin(request.referrer) == here:
+        return None
+    return ("Requests from other sites are refused: this one did not say which page sent it "
+            "(no Origin or Referer header).")
+
+
 def init_app(app) -> None:
     @app.before_request
     def refuse_cross_site_posts():
-        # Browsers send Origin on cross-site POSTs; a form posted from another site is refused.
         if request.method in ("POST", "PUT", "PATCH", "DELETE"):
-            origin = request.headers.get("Origin")
-            if origin and origin != "null" and urlsplit(origin).netloc != request.host:
-                return _message(403, "Requests from other sites are refused.")
-            if origin == "null":
-                return _message(403, "Requests from other sites are refused.")
+            refusal = cross_site_refusal()
+            if refusal:
+                return _message(403, refusal)
         return None
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(_exc):
+        # No page template: building its links needs the very Host that was refused.
+        if _wants_json():
+            return jsonify({"error": UNKNOWN_HOST}), 400
+        return Response(UNKNOWN_HOST, status=400, mimetype="text/plain")
 
     @app.after_request
     def security_headers(response):
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        # JSON and fragments show what this phone's cookie may see: never kept by a cache.
+        if request.path.startswith("/api/") or request.headers.get("HX-Request"):
+            response.headers.setdefault("Cache-Control", "no-store")
         # Styles and scripts are never documents: the page policy would be bytes for nothing.
         if response.mimetype in SUBRESOURCE_TYPES:
             return response
@@ -64,6 +104,8 @@ def init_app(app) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(exc):
+        if getattr(exc, "limit", None) is not None and exc.limit.error_message:
+            return _message(429, exc.description)  # each rate limit says what it limits
         return _message(exc.code or 400, FRIENDLY.get(exc.code, exc.description or "Error."))
 
     @app.errorhandler(Exception)

@@ -13,7 +13,6 @@ from .. import charts, history, tables
 from ..db import get_db
 from ..games import get_game
 from . import phone
-from .limits import code_lookup
 
 bp = Blueprint("history", __name__)
 api_bp = Blueprint("history_api", __name__, url_prefix="/api/history")
@@ -21,7 +20,8 @@ api_bp = Blueprint("history_api", __name__, url_prefix="/api/history")
 
 def archive_due() -> dict:
     """Record finished tables and archive abandoned ones, now (no background thread)."""
-    return history.sync(get_db(), history.now(), current_app.config["ABANDON_AFTER_HOURS"])
+    return history.sync(get_db(), history.now(), current_app.config["ABANDON_AFTER_HOURS"],
+                        current_app.config["EMPTY_TABLE_HOURS"])
 
 
 @bp.before_app_request
@@ -89,7 +89,6 @@ def rematch(played_id):
 
 
 @bp.post("/t/<code>/rematch")
-@code_lookup
 def table_rematch(code):
     table = tables.load(get_db(), code)
     game = get_game(table.game)
@@ -104,7 +103,6 @@ def table_rematch(code):
 
 
 @bp.get("/history/table/<code>")
-@code_lookup
 def table_entry(code):
     archive_due()
     table = tables.load(get_db(), code)
@@ -117,7 +115,7 @@ def table_entry(code):
 
 def _stats_context(game):
     conn = get_db()
-    data = history.stats(conn, game)
+    data = history.stats(conn, game, _page_arg())
     wins = data["wins_over_time"]
     chart = None
     if wins["series"] and len(wins["dates"]) > 1:
@@ -197,13 +195,19 @@ def _import_body() -> bytes:
     return b""
 
 
+def _import(raw: bytes) -> dict:
+    cfg = current_app.config
+    return history.import_file(get_db(), raw, history.now(), max_games=cfg["IMPORT_MAX_GAMES"],
+                               max_imported=cfg["IMPORTED_GAMES_MAX"])
+
+
 @bp.post("/history/import")
 def import_history():
     try:
         raw = _import_body()
         if len(raw) > history.IMPORT_MAX_BYTES:
             raise history.HistoryError("The file is larger than 5 MB: it was not imported.")
-        done = history.import_file(get_db(), raw, history.now())
+        done = _import(raw)
     except history.HistoryError as exc:
         return render_template("history/transfer.html", notice=("error", exc.message),
                                limit_mb=history.IMPORT_MAX_BYTES // 2**20,
@@ -246,7 +250,7 @@ def api_game(played_id):
 @api_bp.get("/stats")
 def api_stats():
     archive_due()
-    data = history.stats(get_db(), _text_arg("game"))
+    data = history.stats(get_db(), _text_arg("game"), _page_arg())
     return jsonify(data)
 
 
@@ -256,7 +260,7 @@ def api_import():
         raw = _import_body()
         if len(raw) > history.IMPORT_MAX_BYTES:
             raise history.HistoryError("The file is larger than 5 MB: it was not imported.")
-        done = history.import_file(get_db(), raw, history.now())
+        done = _import(raw)
     except history.HistoryError as exc:
         return jsonify({"error": exc.message}), 400
     return jsonify(done)
@@ -265,9 +269,11 @@ def api_import():
 @click.command("archive-tables")
 @with_appcontext
 def archive_command() -> None:
-    """Record finished tables and archive those abandoned for ABANDON_AFTER_HOURS."""
+    """Record finished tables, archive those abandoned for ABANDON_AFTER_HOURS (their codes
+    are free again) and delete those never played for EMPTY_TABLE_HOURS."""
     done = archive_due()
-    click.echo(f"Recorded {done['finished']} finished, archived {done['unfinished']} abandoned.")
+    click.echo(f"Recorded {done['finished']} finished, archived {done['unfinished']} abandoned;"
+               f" freed {done['released']} codes; deleted {done['deleted']} never played.")
 
 
 def init_app(app) -> None:

@@ -15,7 +15,6 @@ from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
 from . import phone
-from .limits import code_lookup
 
 bp = Blueprint("pages", __name__)
 
@@ -133,7 +132,6 @@ def new_table(game_id):
 
 
 @bp.get("/join")
-@code_lookup
 def join_by_code():
     raw = request.args.get("code", "")
     code = tables.normalize_code(raw)
@@ -150,7 +148,6 @@ def join_by_code():
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
-@code_lookup
 def join_table(code):
     table = tables.load(get_db(), code)
     if table.code != code:
@@ -188,7 +185,6 @@ def join_url(code: str) -> str:
 
 
 @bp.get("/t/<code>")
-@code_lookup
 def table_page(code):
     table = tables.load(get_db(), code)
     if table.code != code:
@@ -198,7 +194,6 @@ def table_page(code):
 
 
 @bp.get("/t/<code>/view")
-@code_lookup
 def table_view(code):
     return render_view(code, as_seat=_int_arg(request.args.get("as")))
 
@@ -273,7 +268,6 @@ def qr_svg(code):
 
 
 @bp.get("/t/<code>/share")
-@code_lookup
 def share(code):
     table = tables.load(get_db(), code)
     held = phone.held_seats(table)

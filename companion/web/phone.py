@@ -60,6 +60,11 @@ class SessionInterface(SecureCookieSessionInterface):
     and the signing would come with each. A page load (or a change) still renews it.
     """
 
+    def get_cookie_secure(self, app) -> bool:
+        # Over HTTPS (directly, or through a trusted proxy: ProxyFix) the cookie never
+        # travels over plain http again.
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
     def should_set_cookie(self, app, session) -> bool:
         if session.modified:
             return True

@@ -222,7 +222,9 @@ def act(code):
         return _respond_after_write(code, exc.message)
     live_hub().notify(code)
     passed_to = _int_arg(form.get("as"))
-    if request.htmx and passed_to is not None and passed_to == seat and not outcome.repeated:
+    spec = get_game(table.game).ACTIONS.get(form.get("action"))
+    if (request.htmx and spec is not None and spec.secret and passed_to is not None
+            and passed_to == seat and not outcome.repeated):
         # The player holding a passed phone sees their own pick once, then hides it.
         return render_view(code, as_seat=passed_to, just_chose=True)
     return _respond_after_write(code)

@@ -9,7 +9,6 @@ with a message ({"error": ...} under /api/) and nothing is changed.
 from __future__ import annotations
 
 from flask import Request, request
-from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 from werkzeug.formparser import FormDataParser
 
@@ -49,10 +48,24 @@ class _ReadGuard:
         return iter(self.readline, b"")
 
 
+class _CheckedJSON:
+    loads = staticmethod(loads_json)
+
+
 class CheckedRequest(Request):
     """Mixed in before the app's own request class (htmx-flask's), in `init_app`."""
 
     form_data_parser_class = _StrictFormParser
+
+    # Flask hands each request the app's JSON provider here; a request body is read with the
+    # checked reader instead, while the app's JSON (the session cookie's, say) stays as it is.
+    @property
+    def json_module(self):
+        return _CheckedJSON
+
+    @json_module.setter
+    def json_module(self, _provider):
+        pass
 
     def __init__(self, environ, *args, **kwargs):
         if "wsgi.input" in environ and not isinstance(environ["wsgi.input"], _ReadGuard):
@@ -77,11 +90,6 @@ class CheckedRequest(Request):
             raise
 
 
-class CheckedJSONProvider(DefaultJSONProvider):
-    def loads(self, s, **kwargs):
-        return loads_json(s)
-
-
 def check_address_and_query():
     check_text(request.path, "The address")
     for name, value in form_pairs(request.query_string, "The query string"):
@@ -94,7 +102,6 @@ def check_address_and_query():
 
 def init_app(app) -> None:
     app.request_class = type("CheckedRequest", (CheckedRequest, app.request_class), {})
-    app.json = CheckedJSONProvider(app)
     # First of all hooks: none of the others may read a value this check refuses.
     app.before_request_funcs.setdefault(None, []).insert(0, check_address_and_query)
     app.register_error_handler(Refused, lambda exc: _message(400, exc.message))

@@ -218,3 +218,13 @@ def test_json_nested_to_the_limit_is_read_and_one_more_is_refused(client):
     assert resp.status_code == 400 and "nested" not in resp.get_json()["error"]  # the game's own refusal
     resp = raw_json(client, url, b'{"action": "add", "version": 0, "params": {"amount": ' + nested(inside + 1) + b"}}")
     assert_refused(resp, "nested")
+
+
+def test_the_session_cookie_is_not_read_by_the_request_checks(client):
+    """A cookie signed before these rules may hold a flashed sentence naming anyone: it
+    must not lock its phone out."""
+    with client.session_transaction() as session:
+        session["_flashes"] = [("info", "\u202eanA now counts as Ana.")]
+    resp = client.get("/history/stats")
+    assert resp.status_code == 200
+    assert "\u202eanA now counts as Ana." in resp.get_data(as_text=True)

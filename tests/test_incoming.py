@@ -150,6 +150,14 @@ def test_text_that_is_not_utf8_is_refused_in_the_query_the_form_and_the_address(
     resp = client.post(f"/t/{code}/act", data=b"action=add&amount=%ff&version=0",
                        content_type="application/x-www-form-urlencoded")
     assert_refused(resp, "not valid UTF-8")
+    resp = client.post(f"/t/{code}/act", data=b"action=add&amount=\xff&version=0",
+                       content_type="application/x-www-form-urlencoded")
+    assert_refused(resp, "not valid UTF-8")
+    # In a multipart form the bytes arrive already replaced by U+FFFD.
+    body = (b'--b\r\nContent-Disposition: form-data; name="alias"\r\n\r\nAn\xffa\r\n--b\r\n'
+            b'Content-Disposition: form-data; name="person"\r\n\r\nAna\r\n--b--\r\n')
+    resp = client.post("/history/names/merge", data=body, content_type="multipart/form-data; boundary=b")
+    assert_refused(resp, "alias", "replacement character")
     assert_refused(client.get("/t/%FF%FE"), "The address")
     assert_refused(client.get("/api/tables/AB%00CD"), "The address", "control character")
     assert version_of(client, code) == 0

@@ -2,6 +2,7 @@
 are refused with a clear 400 wherever they come in, nothing changes, and the table goes on
 answering; names in any script, with marks, combining characters and emoji, still work."""
 
+import io
 import json
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from companion import inbound
 
 from .helpers import act, create_tiny, take, version_of
+from .history_fixture import STATS_EXPORT
 
 SURROGATE = b'"\\ud800"'  # a lone surrogate, as JSON writes it
 TOO_BIG = 2**63
@@ -80,15 +82,13 @@ def test_a_lone_surrogate_as_request_id_is_refused_for_an_action_and_an_undo(cli
 
 
 def test_a_lone_surrogate_in_a_history_import_is_refused(client):
-    from .history_fixture import STATS_EXPORT
-
     body = json.dumps(STATS_EXPORT).replace('"Ben"', '"Ben\\ud800"', 1).encode()
     text = assert_refused(client.post("/api/history/import", data=body, content_type="application/json"),
                           "not imported", "U+D800")
     assert "games[0].players[1].name" in text
     assert client.get("/api/history").get_json()["games"] == []
     # The form upload says so on the page.
-    resp = client.post("/history/import", data={"file": (__import__("io").BytesIO(body), "h.json")},
+    resp = client.post("/history/import", data={"file": (io.BytesIO(body), "h.json")},
                        content_type="multipart/form-data")
     assert_refused(resp, "not imported")
     assert client.get("/history/export.json").status_code == 200

@@ -99,11 +99,13 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import db, live
     from .web import api, assets, campaigns, compression, errors, history, limits, pages, phone
+    from .web import incoming
 
     app.session_interface = phone.SessionInterface()
     db.init_app(app)
     live.init_app(app)
     errors.init_app(app)
+    incoming.init_app(app)
     limits.init_app(app)
     compression.init_app(app)
     assets.init_app(app)

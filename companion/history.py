@@ -22,7 +22,7 @@ import secrets
 import time
 from datetime import datetime, timezone
 
-from . import store, tables, timers
+from . import inbound, store, tables, timers
 from .games import get_game
 from .games.base import Rejected
 
@@ -707,6 +707,10 @@ def parse_import(raw: bytes, max_games: int = 10000) -> tuple[list, list]:
                        f"column {exc.colno}). Nothing was changed.") from None
     except RecursionError:
         raise _Refused("The file was not imported: it is nested too deeply. Nothing was changed.") from None
+    try:
+        inbound.check_json(data, "The file")
+    except inbound.Refused as exc:
+        raise _Refused(f"The file was not imported: {exc.message}") from None
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise _Refused("The file was not imported: it is not a Forest Table history export. "
                        "Nothing was changed.")

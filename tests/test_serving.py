@@ -416,10 +416,13 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _http(port, request: bytes) -> tuple[str, bytes]:
-    """One request on a fresh connection: (head, body) of the answer."""
+def _http(port, request: bytes, cut: bool = False) -> tuple[str, bytes]:
+    """One request on a fresh connection: (head, body) of the answer. `cut`: the phone
+    stops sending after `request`, as if its connection broke mid-body."""
     with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as sock:
         sock.sendall(request)
+        if cut:
+            sock.shutdown(socket.SHUT_WR)
         data = b""
         while True:
             chunk = sock.recv(65536)
@@ -513,3 +516,34 @@ def _read_until(entry, marker: bytes) -> None:
         chunk = sock.recv(4096)
         assert chunk, f"the stream closed before {marker!r}: {entry[1]!r}"
         entry[1] += chunk
+
+
+BROKEN_CHUNKED_BODIES = [
+    (b"zz\r\n{}\r\n0\r\n\r\n", False),  # a chunk size that is no number
+    (b"2\r\n{}xx\r\n0\r\n\r\n", False),  # a chunk longer than it said
+    (b"40\r\n{", True),  # the connection cut in the middle of a chunk
+]
+
+
+def test_gunicorn_answers_a_broken_chunked_body_with_400_and_changes_nothing(gunicorn_server):
+    port, db_path = gunicorn_server
+    for url, content_type, body_type in [("/api/tables", "application/json", "json"),
+                                         ("/new/wicked-forest", "application/x-www-form-urlencoded", "html"),
+                                         ("/history/names/merge", "application/x-www-form-urlencoded", "html")]:
+        for body, cut in BROKEN_CHUNKED_BODIES:
+            head, answer = _http(port, f"POST {url} HTTP/1.1\r\nHost: t\r\nContent-Type: {content_type}\r\n"
+                                       "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode()
+                                 + body, cut=cut)
+            assert head.startswith("HTTP/1.1 400"), (url, body, head)
+            assert b"cut off or malformed" in answer, answer
+            if body_type == "json":
+                assert "application/json" in head.lower()
+    conn = store.connect(str(db_path))
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM game_table").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM name_merge").fetchone()[0] == 0
+    finally:
+        conn.close()
+    # The same server still answers.
+    head, _ = _http(port, b"GET /api/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    assert head.startswith("HTTP/1.1 200")

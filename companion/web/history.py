@@ -10,6 +10,7 @@ from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_m
                    redirect, render_template, request, url_for)
 
 from .. import charts, history, tables
+from ..inbound import Refused
 from ..db import get_db
 from ..games import get_game
 from . import phone
@@ -37,9 +38,17 @@ def _text_arg(name: str, max_length: int = 40) -> str | None:
     return value or None
 
 
+PAGE_MAX = 99999
+
+
 def _page_arg() -> int:
     raw = request.args.get("page", "")
-    return int(raw) if raw.isdigit() and len(raw) < 6 else 0
+    if raw == "":
+        return 0
+    # isdigit() alone lets "²" through, which int() refuses.
+    if not (raw.isascii() and raw.isdigit()) or int(raw) > PAGE_MAX:
+        raise Refused(f"The page must be a whole number from 0 to {PAGE_MAX}.")
+    return int(raw)
 
 
 def _notice():

@@ -75,9 +75,41 @@
     }
   });
 
+  // A tap's own request must not be cancelled by the live refresh it causes (the view's
+  // requests share one queue, where a newer one replaces the older): while a tap is on its
+  // way, refreshes wait, and one follows its answer if the table moved on meanwhile.
+  var tapsInFlight = 0;
+  var newestPushed = 0;
+  function shownVersion() {
+    var shown = document.querySelector("#view [data-version]");
+    return shown ? parseInt(shown.getAttribute("data-version"), 10) : 0;
+  }
+  function isTap(event) {
+    var cfg = event.detail && event.detail.requestConfig;
+    return cfg && cfg.verb !== "get";
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isTap(event)) tapsInFlight += 1;
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (!isTap(event)) return;
+    tapsInFlight = Math.max(0, tapsInFlight - 1);
+    // After the answer is on screen: fetch again only if a newer version was pushed.
+    setTimeout(function () {
+      if (!tapsInFlight && newestPushed > shownVersion()) resync();
+    }, 0);
+  });
+
   document.addEventListener("htmx:confirm", function (event) {
     var trigger = event.detail && event.detail.triggeringEvent;
     if (!trigger || (trigger.type !== "sse:update" && trigger.type !== "resync")) return;
+    if (trigger.type === "sse:update" && trigger.detail) {
+      newestPushed = Math.max(newestPushed, parseInt(trigger.detail.data, 10) || 0);
+    }
+    if (tapsInFlight) {
+      event.preventDefault();
+      return;
+    }
     if (editing()) {
       event.preventDefault();
       deferred = true;

@@ -14,7 +14,12 @@ expect = pytest.importorskip("playwright.sync_api").expect
 
 def choose(page, which):
     page.get_by_role("button", name=re.compile("Stay" if which == "stay" else "Return")).click()
-    expect(page.locator(".choice.picked")).to_contain_text("Stay" if which == "stay" else "Return")
+    # Both buttons now look alike; the choice itself is behind a tap, in small text.
+    expect(page.locator(".choice-pad.choice-made")).to_have_count(1)
+    peek = page.locator(".peek")
+    peek.locator("summary").click()
+    expect(peek.locator(".mine-note")).to_contain_text("You chose " + ("Stay" if which == "stay" else "Return"))
+    peek.locator("summary").click()
 
 
 def assert_no_trace_of_choices(page, base, code):
@@ -109,7 +114,8 @@ def test_one_phone_passed_around(live_server, phones):
     table.get_by_role("button", name=re.compile("Hand the phone to Ana")).click()
     expect(table.locator(".choose h2")).to_have_text("Ana: Stay or Return?")
     table.get_by_role("button", name=re.compile("Return")).click()
-    # Back to the cover: Ana's choice is not left on screen for Ben to see.
+    # Ana hides her choice herself; then the cover, where it is not left for Ben to see.
+    table.get_by_role("button", name=re.compile("Done: hide my choice")).click()
     expect(table.get_by_role("button", name=re.compile("Hand the phone to Ben"))).to_be_visible()
     assert table.locator(".choice.picked").count() == 0
     assert "Ana has chosen" in table.locator(".choose").inner_text()

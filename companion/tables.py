@@ -338,15 +338,21 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
             state, events = step(game, before, action, params, acting, at)
         except Rejected as exc:
             raise TableError(exc.reason) from None
+        wiped = []
         if spec.secret and game.secret_open(before, acting):
             # A change of mind: the earlier pick was never revealed, so nothing keeps it.
-            _withdraw_pending(conn, game, table.id, [acting])
+            wiped = [acting]
         dropped = dropped_picks(game, spec, before, state, len(table.players))
         if dropped:
-            _withdraw_pending(conn, game, table.id, dropped)
+            wiped = dropped
             params = {**params, DROPPED: dropped}
-            state, events = step(game, before, action, params, acting, at)
+        if wiped:
+            _withdraw_pending(conn, game, table.id, wiped)
         store.append_action(conn, table.id, acting, action, params, request_id, at)
+        if wiped:
+            # Without the wiped rows the fold is the truth (the clock may have started with one).
+            state = fold(game, table.players, table.options, store.live_actions(conn, table.id))
+            events = list(state.get("events", []))
         new_version = store.save_snapshot(conn, table.id, state)
     return Outcome(new_version, events=events)
 

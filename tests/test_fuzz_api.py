@@ -248,7 +248,13 @@ def run_sequence(app, game_id, data):
             assert after.version == before.version + 1
             assert answer["version"] == after.version
             if change == 1:
-                assert len(table.live()) == live_before + 1
+                live = table.live()
+                assert live[-1].name == body["action"]
+                # A change of mind, or a decision ended unseen, wipes unrevealed picks from the log.
+                wiped = live_before + 1 - len(live)
+                assert wiped >= 0
+                if wiped:
+                    assert any(game.secret_open(before.snapshot, s) for s in range(n))
             else:
                 # Undoing the pick that revealed a round takes back the picks it revealed.
                 taken_back = live_before - len(table.live())

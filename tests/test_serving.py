@@ -531,7 +531,8 @@ def test_gunicorn_answers_a_broken_chunked_body_with_400_and_changes_nothing(gun
                                          ("/new/wicked-forest", "application/x-www-form-urlencoded", "html"),
                                          ("/history/names/merge", "application/x-www-form-urlencoded", "html")]:
         for body, cut in BROKEN_CHUNKED_BODIES:
-            head, answer = _http(port, f"POST {url} HTTP/1.1\r\nHost: t\r\nContent-Type: {content_type}\r\n"
+            head, answer = _http(port, f"POST {url} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                                       f"Origin: http://127.0.0.1:{port}\r\nContent-Type: {content_type}\r\n"
                                        "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode()
                                  + body, cut=cut)
             assert head.startswith("HTTP/1.1 400"), (url, body, head)
@@ -545,5 +546,5 @@ def test_gunicorn_answers_a_broken_chunked_body_with_400_and_changes_nothing(gun
     finally:
         conn.close()
     # The same server still answers.
-    head, _ = _http(port, b"GET /api/games HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+    head, _ = _http(port, f"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
     assert head.startswith("HTTP/1.1 200")

@@ -252,3 +252,21 @@ document.addEventListener("input", function (event) {
     tick();
   });
 })();
+
+// A refusal answered to an htmx request (the screen stays as it is): show it where the
+// finger is, in a notice at the bottom of the screen, until the next tap.
+document.addEventListener("forest-notice", function (event) {
+  var message = event.detail && event.detail.message;
+  if (!message) return;
+  var toast = document.getElementById("toast");
+  if (!toast) {
+    toast = document.createElement("p");
+    toast.id = "toast";
+    toast.className = "notice error toast";
+    toast.setAttribute("role", "alert");
+    document.body.appendChild(toast);
+    document.addEventListener("click", function () { toast.hidden = true; }, true);
+  }
+  toast.textContent = message;
+  toast.hidden = false;
+});

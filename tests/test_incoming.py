@@ -236,3 +236,22 @@ def test_the_session_cookie_is_not_read_by_the_request_checks(client):
     resp = client.get("/history/stats")
     assert resp.status_code == 200
     assert "\u202eanA now counts as Ana." in resp.get_data(as_text=True)
+
+
+def test_a_tap_refused_at_the_door_keeps_the_screen_and_names_the_problem(client, make_client):
+    """htmx swaps no 4xx answer: a refused tap answers 200, swaps nothing, and carries the
+    message for the notice the page shows."""
+    code = woodland_table(client)
+    resp = client.post(f"/t/{code}/act", headers={"HX-Request": "true"},
+                       data={"action": "add_card", "version": "0", "rid": "r1", "seat": "0",
+                             "player": "0", "value": "3", "name": "Oak\u202eElf"})
+    assert resp.status_code == 200
+    assert resp.headers["HX-Reswap"] == "none"
+    notice = json.loads(resp.headers["HX-Trigger"])["forest-notice"]["message"]
+    assert "U+202E" in notice and notice == resp.get_data(as_text=True)
+    assert_table_answers(make_client, code, 0)
+    # The same refusal without htmx is a 400 page.
+    resp = client.post(f"/t/{code}/act", data={"action": "add_card", "version": "0", "rid": "r2",
+                                               "seat": "0", "player": "0", "value": "3",
+                                               "name": "Oak\u202eElf"})
+    assert_refused(resp, "U+202E")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from urllib.parse import urlsplit
 
 from flask import Response, jsonify, render_template, request
@@ -32,6 +34,13 @@ def _wants_json() -> bool:
 def _message(status: int, message: str):
     if _wants_json():
         return jsonify({"error": message}), status
+    if request.headers.get("HX-Request"):
+        # htmx swaps no 4xx answer, so the phone would show nothing: answer 200, keep the
+        # screen as it is, and let the page show the message as a notice in view.
+        response = Response(message, mimetype="text/plain")
+        response.headers["HX-Reswap"] = "none"
+        response.headers["HX-Trigger"] = json.dumps({"forest-notice": {"message": message}})
+        return response
     return render_template("error.html", message=message, status=status), status
 
 

@@ -59,6 +59,7 @@ def test_three_phones_play_two_rounds(live_server, phones):
         expect(page.locator(".waiting")).to_contain_text("Chosen: Ana")
         assert_no_trace_of_choices(page, live_server, code)
     shot(ben, "10-choose-waiting")
+    shot(ana, "10b-choice-in-alike-buttons")
     choose(ben, "stay")
     assert_no_trace_of_choices(cara, live_server, code)
     cara.get_by_role("button", name=re.compile("Stay")).click()
@@ -115,7 +116,15 @@ def test_one_phone_passed_around(live_server, phones):
     expect(table.locator(".choose h2")).to_have_text("Ana: Stay or Return?")
     table.get_by_role("button", name=re.compile("Return")).click()
     # Ana hides her choice herself; then the cover, where it is not left for Ben to see.
+    expect(table.locator(".peek summary")).to_contain_text("Your choice is in")
+    shot(table, "14-pass-the-phone-choice-in")
     table.get_by_role("button", name=re.compile("Done: hide my choice")).click()
+    # Back on the list, Ana's seat opens only a new choice, never the old one.
+    table.get_by_role("button", name=re.compile("Ana has chosen ✓")).click()
+    expect(table.locator(".choose h2")).to_have_text("Ana has chosen. Choose again?")
+    assert "You chose" not in table.locator("#view").inner_text()
+    shot(table, "15-pass-the-phone-choose-again")
+    table.get_by_role("button", name=re.compile("Back: keep the hidden choice")).click()
     expect(table.get_by_role("button", name=re.compile("Hand the phone to Ben"))).to_be_visible()
     assert table.locator(".choice.picked").count() == 0
     assert "Ana has chosen" in table.locator(".choose").inner_text()

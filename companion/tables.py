@@ -17,7 +17,7 @@ import time
 
 from . import store, timers
 from .games import GAMES, get_game
-from .games.base import Rejected, check_action
+from .games.base import Rejected, StepOver, check_action
 
 # No 0/O, 1/I/L, 2/Z, 5/S, 8/B: easy to read aloud and to type from a glance.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -295,7 +295,8 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
             raise TableError("The version this phone saw is missing.")
         # Secret picks and per-player entries commute, so an older version is fine for them.
         if version != current.version and not spec.any_version:
-            raise Stale("Someone else changed the table first. Here it is as it is now.")
+            raise Stale(_step_over(game, current.snapshot, action, params, acting)
+                        or "Someone else changed the table first. Here it is as it is now.")
         at = time.time()
         try:
             state, events = step(game, current.snapshot, action, params, acting, at)
@@ -304,6 +305,20 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         store.append_action(conn, table.id, acting, action, params, request_id, at)
         new_version = store.save_snapshot(conn, table.id, state)
     return Outcome(new_version, events=events)
+
+
+def _step_over(game, state: dict, action: str, params: dict, seat) -> str | None:
+    """Why a late action is refused when the step it names is over: a second tap on the
+    same button then says so, rather than blaming someone else's change."""
+    if not getattr(all_actions(game).get(action), "step", ""):
+        return None
+    try:
+        game.apply(state, action, params, seat)
+    except StepOver as exc:
+        return exc.reason
+    except Rejected:
+        return None
+    return None
 
 
 def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:

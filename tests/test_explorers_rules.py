@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from companion.games import explorers_of_the_woodlands as ex
 from companion.games.base import Rejected, check_action
 
+from .helpers import name_step
+
 NAMES = ["Ana", "Ben", "Cara", "Dan"]
 
 
@@ -28,7 +30,8 @@ def new_game(players: int = 3, first: int = 0, heroes=None, **choices) -> dict:
 
 
 def act(state: dict, action: str, seat: int = 0, **params) -> dict:
-    """Parse like the table layer does, then apply."""
+    """Parse like the table layer does, then apply; the step is named as the phone does."""
+    params = name_step(ex, state, action, params)
     _, parsed = check_action(ex.ACTIONS, action, params, len(state["players"]))
     return ex.apply(state, action, parsed, seat)
 
@@ -173,7 +176,7 @@ def test_threat_reaching_the_last_space_loses_the_game():
     assert state["result"]["outcome"] == "lost" and state["result"]["threat"] == 4
     assert "last space" in state["result"]["reason"]
     assert state["round"] == 1 and state["result"]["rounds"] == 1
-    assert "over" in refused(state, "end_turn")
+    assert "over" in refused(state, "end_turn", hero="xylia")
     # The tally stays correctable on the result screen.
     assert act(state, "tally", kind="snake", count=2)["monsters"]["snake"] == 2
 
@@ -273,7 +276,9 @@ def test_xylia_may_skip_her_extra_tile():
 
 def test_growth_tile_refused_out_of_phase_1():
     state = to_adventure(new_game(2))
-    assert "High-Risk" in refused(state, "place_tile", kind="growth")
+    assert refused(state, "place_tile", kind="growth", hero="klethor") == (
+        "That was for Ben's tile, which is already placed; it is now Xylia's turn (Ana).")
+    assert "Name the Hero" in refused(state, "place_tile", kind="growth")
     assert "Adventure turn" in refused(new_game(2), "place_tile", kind="high_risk")
 
 
@@ -506,7 +511,7 @@ def test_turns_go_in_seat_order_from_the_first_player_every_round():
         state = act(state, "end_turn")
     assert order == ["Ben", "Cara", "Ana"]
     assert ex.view(state, None)["round_done"]
-    assert "End round" in refused(state, "end_turn")
+    assert "tap End round" in refused(state, "end_turn", hero="xylia")
     state = act(state, "end_round")
     assert state["round"] == 2 and ex.view(state, None)["placer_owner"] == "Ben"
 
@@ -514,7 +519,7 @@ def test_turns_go_in_seat_order_from_the_first_player_every_round():
 def test_end_round_waits_for_every_turn():
     state = to_adventure(new_game(3))
     assert "Xylia, Klethor and Sha'Vi" in refused(state, "end_round")
-    assert "Phase 1" in refused(new_game(3), "end_turn")
+    assert "Phase 1" in refused(new_game(3), "end_turn", hero="xylia")
 
 
 def test_knocked_down_hero_keeps_their_turn_and_the_threat_still_rises():

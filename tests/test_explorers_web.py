@@ -75,8 +75,9 @@ def test_malformed_forged_and_stale_requests_never_break_the_table(client, make_
     take(ben, code, 1)
     assert act(ben, code, "place_tile", {"kind": "growth"}).status_code == 200
     resp = hx_post(client, f"/t/{code}/act", {"action": "place_tile", "kind": "growth",
-                                              "version": "0", "seat": "0"})
-    assert "changed the table first" in resp.get_data(as_text=True)
+                                              "hero": "xylia", "version": "0", "seat": "0"})
+    assert ("That was for Ana&#39;s tile, which is already placed; it is now round 1, Ben to "
+            "place a tile.") in resp.get_data(as_text=True)
     assert client.get(f"/api/tables/{code}").get_json()["view"]["stack"] == 21
 
 
@@ -90,6 +91,7 @@ def test_page_buttons_drive_a_turn_and_undo_restores_poisoned_hp(client):
     for _ in range(2):
         page = client.get(f"/t/{code}").get_data(as_text=True)
         hx_post(client, f"/t/{code}/act", {"action": "place_tile", "kind": "growth",
+                                           "hero": hidden(page, "hero"),
                                            "version": hidden(page, "version"), "seat": "0"})
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert "Poison: Xylia loses 1 HP at the start of her turn (5 → 4 HP)." in page

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from companion.games import mysterious_forest as mf
 from companion.games.base import Rejected, check_action
 
+from .helpers import name_step
+
 NAMES = ["Ana", "Ben", "Cara", "Dan", "Eve", "Finn"]
 
 # The rulebook's difficulty levels: Forest cards before and after the Wanderer, Loki tokens
@@ -37,7 +39,8 @@ def new_game(players: int = 3, first: int = 0, level: str = "standard", guess: b
 
 
 def act(state: dict, action: str, seat: int = 0, **params) -> dict:
-    """Parse like the table layer does, then apply."""
+    """Parse like the table layer does, then apply; the step is named as the phone does."""
+    params = name_step(mf, state, action, params)
     _, parsed = check_action(mf.ACTIONS, action, params, len(state["players"]))
     return mf.apply(state, action, parsed, seat)
 

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from companion.games import woodland_wizards as ww
 from companion.games.base import Rejected, check_action
 
+from .helpers import name_step
+
 NAMES = ["Ana", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kit", "Lu"]
 
 
@@ -24,7 +26,8 @@ def new_game(players: int = 3, first: int = 0, scorers_7_plus: int = 3) -> dict:
 
 
 def act(state: dict, action: str, seat: int = 0, **params) -> dict:
-    """Parse like the table layer does, then apply."""
+    """Parse like the table layer does, then apply; the step is named as the phone does."""
+    params = name_step(ww, state, action, params)
     _, parsed = check_action(ww.ACTIONS, action, params, len(state["players"]))
     return ww.apply(state, action, parsed, seat)
 
@@ -118,7 +121,7 @@ def test_next_phase_walks_the_checklist_and_stops_at_unsettled_scoring():
 
 def test_boost_refused_after_pass_and_outside_the_boost_phase():
     state = new_game(3)
-    assert "Boost phase" in refused(state, "boost", player=0)
+    assert "Boost phase" in refused(state, "boost", player=0, boost_round=1)
     state = act(state, "set_phase", phase="boost")
     state = act(state, "pass_boost", player=1)
     assert "passed" in refused(state, "boost", player=1)
@@ -264,13 +267,13 @@ def test_finish_after_round_four_only():
         state = act(play_round(state, [1, 5]), "next_round")
     state = settle_with(state, [6, 5])
     assert "Ana" in refused(state, "finish")
-    assert "no Clean-up" in refused(state, "next_round")
+    assert "already done" in refused(state, "next_round", round=4)
     state = log_creatures(state, 7)
     assert state["phase"] == "scoring"  # ending is an explicit step
     state = act(state, "finish")
     assert state["phase"] == "over"
     assert ww.view(state, 0)["game_over"] is True
-    assert "game is over" in refused(state, "next_phase")
+    assert "game is over" in refused(state, "next_phase", phase="scoring")
     # Card effects may still exchange scored cards at the end.
     state = act(state, "set_adjustment", player=1, amount=-3)
     assert ww.view(state, 0)["boards"][1]["adjustment"] == -3

@@ -35,8 +35,9 @@ def act(client, code, action, params=None, version=None, seat=None, request_id=N
 
 def with_step(table, action, params):
     """The params with the turn or step the action ends named from the table's JSON view."""
+    params = {} if params is None else params
     if not isinstance(params, dict):
-        return params if params is not None else {}
+        return params  # malformed on purpose: sent as it is
     params = dict(params)
     game = get_game(table.get("game"))
     spec = game.ACTIONS.get(action) if game else None

@@ -295,8 +295,8 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
             raise TableError("The version this phone saw is missing.")
         # Secret picks and per-player entries commute, so an older version is fine for them.
         if version != current.version and not spec.any_version:
-            raise Stale(_step_over(game, current.snapshot, action, params, acting)
-                        or "Someone else changed the table first. Here it is as it is now.")
+            late = _step_over(game, current.snapshot, action, params, acting) if spec.step else None
+            raise Stale(late or "Someone else changed the table first. Here it is as it is now.")
         at = time.time()
         try:
             state, events = step(game, current.snapshot, action, params, acting, at)
@@ -310,8 +310,6 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
 def _step_over(game, state: dict, action: str, params: dict, seat) -> str | None:
     """Why a late action is refused when the step it names is over: a second tap on the
     same button then says so, rather than blaming someone else's change."""
-    if not getattr(all_actions(game).get(action), "step", ""):
-        return None
     try:
         game.apply(state, action, params, seat)
     except StepOver as exc:

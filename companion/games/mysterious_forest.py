@@ -418,13 +418,11 @@ def _done_looking(state: dict, params: dict, seat: int) -> None:
     _require_phase(state, PHASE_SCOUTING, "Looking at a Path card")
     current = state["scouted"] + 1
     card = params["card"]
-    if card < current:
-        raise Rejected(f"Card {card} has already been looked at: a Path card can only be "
-                       f"looked at once. Now it is card {current}.")
-    if card > current:
-        raise Rejected(f"Card {card} is not next: look at card {current} first.")
     players = state["players"]
     scout = players[scout_seat(state)]
+    require_step(card, current, f"card {card}", f"it is now card {current}, {scout} to look",
+                 past=card < current, done="has already been looked at: a Path card can only "
+                                          "be looked at once")
     state["scouted"] = current
     final = _final_position(state)
     if current < final:
@@ -514,10 +512,8 @@ def _require_jonas_on(state: dict, card: int, kinds: tuple[str, ...], doing: str
     _require_phase(state, PHASE_EXPEDITION, doing)
     jonas = state["jonas"]
     kind = _path(state)[jonas]
-    if card != jonas:
-        if card < jonas:
-            raise Rejected(f"Card {card} is already behind Jonas: he is on card {jonas}.")
-        raise Rejected(f"Jonas is on card {jonas}, not card {card}.")
+    require_step(card, jonas, f"card {card}", f"Jonas is on card {jonas}", past=card < jonas,
+                 done="is already behind Jonas")
     if kind not in kinds:
         if kind == WANDERER:
             raise Rejected("Jonas is at the Wanderer: take the crystal weapon or walk on.")

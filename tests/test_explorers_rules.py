@@ -620,3 +620,76 @@ def test_ranges_markers_and_tile_counts_hold_whatever_the_actions(players, inn, 
             assert 0 <= state["turn"] <= len(state["heroes"])
         # The view of every state renders from plain data.
         ex.view(state, 0)
+
+
+# ----------------------------------------------------------------- one tap, one step
+
+
+def test_a_second_end_turn_for_the_same_hero_is_refused_and_changes_nothing():
+    state = to_adventure(new_game(3))
+    assert ex.view(state, None)["steps"]["end_turn"] == "xylia"
+    state = act(state, "end_turn", hero="xylia")
+    assert state["boss"]["threat"] == 0 and ex._active(state)["id"] == "klethor"
+    assert refused(state, "end_turn", hero="xylia") == (
+        "That was for Xylia's turn, which is already over; it is now Klethor's turn (Ben).")
+    assert refused(state, "end_turn", hero="shavi") == (
+        "That is for Sha'Vi's turn, which has not come yet; it is now Klethor's turn (Ben).")
+    assert "Bethras is not in this game" in refused(state, "end_turn", hero="bethras")
+    state = act(state, "end_turn", hero="klethor")
+    state = act(state, "end_turn", hero="shavi")
+    assert refused(state, "end_turn", hero="shavi") == (
+        "That was for Sha'Vi's turn, which is already over; every Hero has played round 1: "
+        "tap End round.")
+
+
+def test_end_turn_counts_the_threat_once_per_named_turn():
+    state = to_adventure(new_game(2))
+    state = act(state, "reveal_boss", boss="fungor", track=9)
+    state = act(state, "end_turn", hero="xylia")
+    assert state["boss"]["threat"] == 2
+    refused(state, "end_turn", hero="xylia")
+    assert state["boss"]["threat"] == 2 and ex._active(state)["id"] == "klethor"
+
+
+def test_a_second_end_round_or_start_adventure_is_refused_and_changes_nothing():
+    state = play_round(to_adventure(new_game(2)))
+    assert state["round"] == 2 and ex.view(state, None)["steps"]["end_round"] == 2
+    assert refused(state, "end_round", round=1) == (
+        "That was for the end of round 1, which is already over; it is now round 2, Ana to "
+        "place a tile.")
+    assert "has not come yet" in refused(state, "end_round", round=3)
+    assert refused(state, "start_adventure", round=1) == (
+        "That was for the Forest Growth of round 1, which is already over; it is now round 2, "
+        "Ana to place a tile.")
+
+
+def test_a_second_growth_tile_for_the_same_player_is_refused_and_changes_nothing():
+    state = new_game(2)
+    assert ex.view(state, None)["steps"]["place_tile"] == "xylia"
+    state = act(state, "place_tile", kind="growth", hero="xylia")
+    assert state["stack"] == 21
+    assert refused(state, "place_tile", kind="growth", hero="xylia") == (
+        "That was for Ana's tile, which is already placed; it is now round 1, Ben to place a tile.")
+    assert refused(state, "place_tile", kind="growth", hero=None) == (
+        "Name the Hero whose Forest Growth tile this is.")
+    state = act(state, "place_tile", kind="growth", hero="klethor")
+    assert state["stack"] == 20 and state["phase"] == "adventure"
+
+
+def test_a_solo_players_tiles_are_named_by_hero():
+    state = new_game(1, heroes=["xylia", "klethor"])
+    state = act(state, "place_tile", kind="growth", hero="xylia")
+    assert refused(state, "place_tile", kind="growth", hero="xylia") == (
+        "That was for Xylia's tile, which is already placed; it is now round 1, Klethor (Ana) "
+        "to place a tile.")
+    assert "has not come yet" in refused(new_game(1, heroes=["xylia", "klethor"]), "place_tile",
+                                         kind="growth", hero="klethor")
+
+
+def test_a_late_tile_while_xylia_may_place_her_extra_one_says_so():
+    state = act(new_game(2), "set_powers", hero="xylia", powers=1)
+    state = place_all(state)
+    assert ex.view(state, None)["xylia_extra_open"]
+    assert refused(state, "place_tile", kind="growth", hero="klethor") == (
+        "That was for Ben's tile, which is already placed; it is now round 1: Xylia may place "
+        "her extra tile or start the Adventure.")

@@ -672,3 +672,36 @@ def test_random_games_keep_every_invariant(seat_count, inventory, leader, seed, 
 def test_random_games_do_reach_the_final_round_and_the_end():
     endings = [play_random_game(3, False, 0, seed, 0.95, steps=400)["phase"] for seed in range(10)]
     assert endings.count("over") >= 5
+
+
+# ----------------------------------------------------------------- one tap, one step
+
+
+def test_a_second_reveal_of_the_same_card_is_refused_and_changes_nothing():
+    state = new_game(2)
+    assert wf.view(state, None)["steps"]["reveal"] == 1
+    state = act(state, "reveal", 0, card=1, flowers=3)
+    assert refused(state, "reveal", 0, card=1, flowers=3) == (
+        "That was for card 1, which is already revealed; it is now round 1, card 1 waiting for "
+        "Stay or Return.")
+    state = everyone(state, "stay")
+    assert refused(state, "reveal", 0, card=1, flowers=3) == (
+        "That was for card 1, which is already revealed; it is now round 1, card 2 to reveal.")
+    assert refused(state, "reveal", 0, card=3, flowers=3) == (
+        "That is for card 3, which has not come yet; it is now round 1, card 2 to reveal.")
+    assert "must choose Stay or Return" in refused(reveal(new_game(2), 1), "reveal", 0, card=2,
+                                                    flowers=1)
+    state = act(state, "reveal", 0, card=2, flowers=1)
+    assert [card["flowers"] for card in state["cards"]] == [3, 1]
+
+
+def test_a_second_next_round_is_refused_and_changes_nothing():
+    state = end_round_quickly(new_game(2))
+    assert state["phase"] == "end" and wf.view(state, None)["steps"]["next_round"] == 2
+    state = act(state, "next_round", round=2)
+    assert state["round"] == 2 and state["leader"] == 1
+    assert refused(state, "next_round", round=2) == (
+        "That was for starting round 2, which is already done; it is now round 2, card 1 to "
+        "reveal.")
+    assert "has not come yet" in refused(state, "next_round", round=4)
+    assert "still going on" in refused(state, "next_round", round=3)

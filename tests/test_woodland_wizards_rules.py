@@ -489,3 +489,55 @@ def test_view_and_describe_cover_the_table():
     assert ww.describe("pass_boost", {"player": 2}, 2, NAMES[:3]) == "Cara passed"
     for action in ww.ACTIONS:
         assert ww.describe(action, {}, 0, NAMES[:3])
+
+
+# ----------------------------------------------------------------- one tap, one step
+
+
+def test_a_second_next_phase_for_the_same_phase_is_refused_and_changes_nothing():
+    state = new_game(3)
+    assert ww.view(state, None)["steps"]["next_phase"] == "wandering"
+    state = act(state, "next_phase", phase="wandering")
+    assert state["phase"] == "contest"
+    assert refused(state, "next_phase", phase="wandering") == (
+        "That was for the Wandering phase, which is already over; it is now round 1, the "
+        "Contest phase.")
+    assert "has not come yet" in refused(state, "next_phase", phase="boost")
+    state = act(state, "next_phase", phase="contest")
+    assert state["phase"] == "boost"
+
+
+def test_a_boost_or_pass_meant_for_an_earlier_boost_round_is_refused_and_changes_nothing():
+    state = act(new_game(2), "set_phase", phase="boost")
+    assert ww.view(state, None)["steps"]["boost"] == 1
+    state = act(state, "boost", player=0, boost_round=1)
+    state = act(state, "boost", player=1, boost_round=1)
+    state = act(state, "next_boost_round", boost_round=1)
+    assert state["boost_round"] == 2
+    expected = ("That was for Boost round 1, which is already over; it is now round 1, the Boost "
+                "phase, Boost round 2.")
+    assert refused(state, "next_boost_round", boost_round=1) == expected
+    assert refused(state, "boost", player=0, boost_round=1) == expected
+    assert refused(state, "pass_boost", player=0, boost_round=1) == expected
+    assert "has not come yet" in refused(state, "boost", player=0, boost_round=3)
+    state = act(state, "pass_boost", player=0, boost_round=2)
+    assert state["passed"] == [True, False] and state["boosts"] == [1, 1]
+
+
+def test_a_second_next_round_is_refused_and_changes_nothing():
+    state = play_round(new_game(2), [6, 5])
+    assert ww.view(state, None)["steps"]["next_round"] == 2
+    state = act(state, "next_round", round=2)
+    assert state["round"] == 2 and state["phase"] == "wandering"
+    assert refused(state, "next_round", round=2) == (
+        "That was for starting round 2, which is already done; it is now round 2, the "
+        "Wandering phase.")
+    assert "has not come yet" in refused(state, "next_round", round=4)
+
+
+def test_next_phase_from_clean_up_starts_the_next_round_once():
+    state = act(play_round(new_game(2), [6, 5]), "next_phase", phase="scoring")
+    assert state["phase"] == "cleanup"
+    state = act(state, "next_phase", phase="cleanup")
+    assert state["round"] == 2 and state["phase"] == "wandering"
+    assert "the Clean-up phase" in refused(state, "next_phase", phase="cleanup")

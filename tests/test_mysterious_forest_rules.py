@@ -582,3 +582,15 @@ def test_the_wanderer_is_met_on_its_own_card_only():
     state = act(state, "wanderer", card=card, take=False)
     assert state["jonas"] == card + 1
     assert "already behind Jonas" in refused(state, "wanderer", card=card, take=False)
+
+
+def test_the_view_names_the_step_of_each_phase_and_none_of_the_others():
+    nothing = {"done_looking": None, "pack": None, "cross": None, "wanderer": None, "fail": None}
+    state = new_game(3)
+    assert mf.view(state, None)["steps"] == nothing
+    state = act(state, "start_scouting")
+    assert mf.view(state, None)["steps"] == {**nothing, "done_looking": 1}
+    state = scouted(new_game(3))
+    assert mf.view(state, None)["steps"] == {**nothing, "pack": 1}
+    state = packed(new_game(3))
+    assert mf.view(state, None)["steps"] == {**nothing, "cross": 1, "wanderer": 1, "fail": 1}

@@ -705,3 +705,12 @@ def test_a_second_next_round_is_refused_and_changes_nothing():
         "reveal.")
     assert "has not come yet" in refused(state, "next_round", round=4)
     assert "still going on" in refused(state, "next_round", round=3)
+
+
+def test_the_view_names_the_card_to_reveal_only_while_one_is_due():
+    state = new_game(2)
+    assert wf.view(state, None)["steps"] == {"reveal": 1, "next_round": 2}
+    state = reveal(state, 2)
+    assert wf.view(state, None)["steps"] == {"reveal": None, "next_round": 2}
+    state = everyone(state, "stay")
+    assert wf.view(state, None)["steps"] == {"reveal": 2, "next_round": 2}

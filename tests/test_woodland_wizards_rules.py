@@ -541,3 +541,19 @@ def test_next_phase_from_clean_up_starts_the_next_round_once():
     state = act(state, "next_phase", phase="cleanup")
     assert state["round"] == 2 and state["phase"] == "wandering"
     assert "the Clean-up phase" in refused(state, "next_phase", phase="cleanup")
+
+
+def test_the_view_names_the_step_of_each_phase_and_none_of_the_others():
+    state = new_game(2)
+    assert ww.view(state, None)["steps"] == {
+        "next_phase": "wandering", "boost": None, "pass_boost": None, "next_boost_round": None,
+        "next_round": 2}
+    state = act(state, "set_phase", phase="boost")
+    assert ww.view(state, None)["steps"] == {
+        "next_phase": "boost", "boost": 1, "pass_boost": 1, "next_boost_round": 1, "next_round": 2}
+    for _ in range(3):
+        state = play_round(state, [6, 5])
+        state = act(state, "next_round")
+    assert state["round"] == 4 and ww.view(state, None)["steps"]["next_round"] is None
+    state = act(play_round(state, [6, 5]), "finish")
+    assert ww.view(state, None)["steps"]["next_phase"] is None

@@ -627,14 +627,14 @@ def _tile_owner(state: dict, hero_id: str) -> str:
     return hero_label(hero_id) if len(state["players"]) == 1 else state["players"][hero["seat"]]
 
 
-def _require_round(state: dict, params: dict, what: str, done: str) -> None:
+def _require_round(state: dict, params: dict, what: str) -> None:
     named = params["round"]
     require_step(named, state["round"], f"{what} of round {named}", _now_text(state),
-                 past=named < state["round"], done=done)
+                 past=named < state["round"])
 
 
 def _start_adventure_action(state: dict, params: dict, seat: int) -> None:
-    _require_round(state, params, "the Forest Growth", "is already over")
+    _require_round(state, params, "the Forest Growth")
     if state["phase"] != PHASE_GROWTH:
         raise Rejected("The Adventure phase has already started.")
     if state["growth_done"] < len(state["heroes"]):
@@ -757,7 +757,7 @@ def _end_turn(state: dict, params: dict, seat: int) -> None:
 
 
 def _end_round(state: dict, params: dict, seat: int) -> None:
-    _require_round(state, params, "the end", "is already over")
+    _require_round(state, params, "the end")
     if state["phase"] == PHASE_GROWTH:
         raise Rejected("It is Phase 1 (Forest Growth): place the tiles, then play the turns.")
     left = state["heroes"][state["turn"]:]

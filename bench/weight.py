@@ -35,12 +35,12 @@ HX = {"HX-Request": "true", "HX-Target": "view", "HX-Current-URL": "http://127.0
 # (game, options, moves made by phone 1 in turn, each measured as an update)
 GAMES = [
     ("wicked-forest", {"first_leader": "0"}, [
-        ("a card revealed", "reveal", {"flowers": 3, "witch": False}),
+        ("a card revealed", "reveal", {"card": 1, "flowers": 3, "witch": False}),
         ("a secret pick", "choose", {"choice": "stay", "decision": 1}),
     ]),
     ("woodland-wizards", {"first_player": "0"}, [
-        ("next phase", "next_phase", {}),
-        ("next phase", "next_phase", {}),
+        ("next phase", "next_phase", {"phase": "wandering"}),
+        ("next phase", "next_phase", {"phase": "contest"}),
     ]),
 ]
 LINKED = re.compile(rb'<(?:link|script)\b[^>]*?\b(?:href|src)="([^"]+)"')

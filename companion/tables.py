@@ -17,7 +17,7 @@ import time
 
 from . import store, timers
 from .games import GAMES, get_game, words
-from .games.base import Rejected, check_action
+from .games.base import Rejected, StepOver, check_action
 
 # No 0/O, 1/I/L, 2/Z, 5/S, 8/B: easy to read aloud and to type from a glance.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -331,7 +331,8 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
             raise TableError("The version this phone saw is missing.")
         # Secret picks and per-player entries commute, so an older version is fine for them.
         if version != current.version and not spec.any_version:
-            raise Stale("Someone else changed the table first. Here it is as it is now.")
+            late = _step_over(game, current.snapshot, action, params, acting) if spec.step else None
+            raise Stale(late or "Someone else changed the table first. Here it is as it is now.")
         at = time.time()
         before = current.snapshot
         try:
@@ -375,6 +376,18 @@ def _withdraw_pending(conn, game, table_id: int, seats: list[int]) -> None:
         seq = store.latest_live_action(conn, table_id, seat, names)
         if seq is not None:
             store.withdraw_action(conn, table_id, seq, WITHDRAWN)
+
+
+def _step_over(game, state: dict, action: str, params: dict, seat) -> str | None:
+    """Why a late action is refused when the step it names is over: a second tap on the
+    same button then says so, rather than blaming someone else's change."""
+    try:
+        game.apply(state, action, params, seat)
+    except StepOver as exc:
+        return exc.reason
+    except Rejected:
+        return None
+    return None
 
 
 def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:

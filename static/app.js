@@ -75,41 +75,9 @@
     }
   });
 
-  // A tap's own request must not be cancelled by the live refresh it causes (the view's
-  // requests share one queue, where a newer one replaces the older): while a tap is on its
-  // way, refreshes wait, and one follows its answer if the table moved on meanwhile.
-  var tapsInFlight = 0;
-  var newestPushed = 0;
-  function shownVersion() {
-    var shown = document.querySelector("#view [data-version]");
-    return shown ? parseInt(shown.getAttribute("data-version"), 10) : 0;
-  }
-  function isTap(event) {
-    var cfg = event.detail && event.detail.requestConfig;
-    return cfg && cfg.verb !== "get";
-  }
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (isTap(event)) tapsInFlight += 1;
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
-    if (!isTap(event)) return;
-    tapsInFlight = Math.max(0, tapsInFlight - 1);
-    // After the answer is on screen: fetch again only if a newer version was pushed.
-    setTimeout(function () {
-      if (!tapsInFlight && newestPushed > shownVersion()) resync();
-    }, 0);
-  });
-
   document.addEventListener("htmx:confirm", function (event) {
     var trigger = event.detail && event.detail.triggeringEvent;
     if (!trigger || (trigger.type !== "sse:update" && trigger.type !== "resync")) return;
-    if (trigger.type === "sse:update" && trigger.detail) {
-      newestPushed = Math.max(newestPushed, parseInt(trigger.detail.data, 10) || 0);
-    }
-    if (tapsInFlight) {
-      event.preventDefault();
-      return;
-    }
     if (editing()) {
       event.preventDefault();
       deferred = true;
@@ -270,3 +238,77 @@ document.addEventListener("forest-notice", function (event) {
   toast.textContent = message;
   toast.hidden = false;
 });
+
+// One tap, one action. A refresh can put a new button under a finger that is about to tap
+// again (an impatient double tap, or another phone's move arriving): a tap on the view
+// within half a second of it changing is dropped, and so is a tap on a form whose request
+// is still on its way. Keyboard activation is not a stray tap and only meets the second rule.
+(function () {
+  "use strict";
+  var SETTLE_MS = 500;
+  var changedAt = -Infinity;
+  var release = null;
+  var sendingCount = 0;  // this phone's own actions on their way
+  var missedVersion = 0;  // a live update that came meanwhile
+
+  function view() { return document.getElementById("view"); }
+  function shownVersion() {
+    var shown = document.querySelector("#view [data-version]");
+    return shown ? parseInt(shown.getAttribute("data-version"), 10) : 0;
+  }
+
+  function changed(event) {
+    var el = view();
+    if (!el || event.target !== el) return;
+    changedAt = performance.now();
+    // While it settles the view takes no pointer at all, so nothing under the finger reacts.
+    el.classList.add("tap-guard");
+    clearTimeout(release);
+    release = setTimeout(function () { el.classList.remove("tap-guard"); }, SETTLE_MS);
+  }
+  document.addEventListener("htmx:afterSwap", changed);
+  document.addEventListener("htmx:afterSettle", changed);
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = event.detail.elt;
+    if (!form || form.tagName !== "FORM" || !view() || !view().contains(form)) return;
+    form.setAttribute("data-sending", "");
+    sendingCount += 1;
+  });
+  // When the answer has replaced the form, htmx tells the view instead (the form is in
+  // requestConfig then): count each request once.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var config = event.detail.requestConfig;
+    var form = config ? config.elt : event.detail.elt;
+    if (!form || !form.hasAttribute || !form.hasAttribute("data-sending")) return;
+    form.removeAttribute("data-sending");
+    sendingCount = Math.max(0, sendingCount - 1);
+    if (sendingCount) return;
+    // The answer is on screen: fetch what another phone did meanwhile, if it is not in it.
+    if (missedVersion > shownVersion() && window.htmx) window.htmx.trigger(view(), "resync");
+    missedVersion = 0;
+  });
+
+  // The answer to a form on its way brings the fresh view; a refresh meanwhile would only
+  // swap the view twice under the finger. Remember the update and catch up afterwards.
+  document.addEventListener("htmx:confirm", function (event) {
+    var trigger = event.detail && event.detail.triggeringEvent;
+    if (!trigger || trigger.type !== "sse:update" || !sendingCount) return;
+    event.preventDefault();
+    missedVersion = Math.max(missedVersion, parseInt(trigger.detail && trigger.detail.data, 10) || 0);
+  });
+
+  document.addEventListener("click", function (event) {
+    var el = view();
+    var target = event.target;
+    var control = target && target.closest ? target.closest("button, input[type=submit], input[type=image]") : null;
+    if (!el || !control || !el.contains(control)) return;
+    var form = control.form;
+    var tapped = event.detail > 0;  // 0: keyboard or script, not a finger
+    var stray = tapped && performance.now() - changedAt < SETTLE_MS;
+    if (stray || (form && form.hasAttribute("data-sending"))) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
+})();

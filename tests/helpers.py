@@ -2,6 +2,8 @@
 
 import re
 
+from companion.games import get_game
+
 
 def create_tiny(client, players=("Ana", "Ben", "Cara")):
     resp = client.post("/api/tables", json={"game": "tiny", "players": list(players), "options": {}})
@@ -20,13 +22,29 @@ def version_of(client, code):
 
 
 def act(client, code, action, params=None, version=None, seat=None, request_id=None):
-    body = {"action": action, "params": params or {},
-            "version": version_of(client, code) if version is None else version}
+    """Post an action; the turn or step it ends is named from the view, as a phone's form does."""
+    table = client.get(f"/api/tables/{code}").get_json()
+    body = {"action": action, "params": with_step(table, action, params),
+            "version": table["version"] if version is None else version}
     if seat is not None:
         body["seat"] = seat
     if request_id:
         body["request_id"] = request_id
     return client.post(f"/api/tables/{code}/actions", json=body)
+
+
+def with_step(table, action, params):
+    """The params with the turn or step the action ends named from the table's JSON view."""
+    params = {} if params is None else params
+    if not isinstance(params, dict):
+        return params  # malformed on purpose: sent as it is
+    params = dict(params)
+    game = get_game(table.get("game"))
+    spec = game.ACTIONS.get(action) if game else None
+    steps = table.get("view", {}).get("steps", {})
+    if spec and spec.step and spec.step not in params and action in steps:
+        params[spec.step] = steps[action]
+    return params
 
 
 def hx_post(client, url, data):
@@ -37,3 +55,14 @@ def hidden(html, name):
     """The value of the first hidden input called `name` in a page."""
     match = re.search(rf'name="{name}" value="([^"]*)"', html)
     return match.group(1) if match else None
+
+
+def name_step(game, state, action, params):
+    """Name the turn or step an action ends, from the state, as a phone's hidden field does.
+
+    A value given explicitly (a stale one, in the tests of the refusal) is kept.
+    """
+    spec = game.ACTIONS.get(action)
+    if spec is None or not spec.step or spec.step in params:
+        return params
+    return {**params, spec.step: game.step_values(state).get(action)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from .helpers import take
+from .helpers import take, with_step
 
 DAY = 86400.0
 T0 = 1_700_000_000.0
@@ -55,9 +55,10 @@ def stats_export():
 
 
 def api_act(client, code, action, params=None, seat=0):
-    version = client.get(f"/api/tables/{code}").get_json()["version"]
+    table = client.get(f"/api/tables/{code}").get_json()
     resp = client.post(f"/api/tables/{code}/actions",
-                       json={"action": action, "params": params or {}, "version": version, "seat": seat})
+                       json={"action": action, "params": with_step(table, action, params),
+                             "version": table["version"], "seat": seat})
     assert resp.status_code == 200, resp.get_json()
     return resp.get_json()
 
@@ -76,5 +77,8 @@ def play_woodland_wizards(client, players=("Ana", "Ben")):
         view = api_act(client, code, "settle_round")["view"]
         scorer = view["scorers"][0]
         api_act(client, code, "score_creature", {"player": scorer, "value": value, "name": "", "phoenix": False})
-        api_act(client, code, "next_round" if number < 3 else "finish")
+        if number < 3:
+            api_act(client, code, "next_round", {"round": number + 2})
+        else:
+            api_act(client, code, "finish")
     return code

@@ -8,6 +8,7 @@ import pytest
 import os
 
 from .browser import SHOTS, browser, live_server, phones, shot  # noqa: F401  (fixtures)
+from .helpers import with_step
 from .history_fixture import stats_export
 
 pytestmark = pytest.mark.browser
@@ -23,9 +24,10 @@ def shot_of(locator, name):
 
 
 def api_act(page, base, code, action, params=None, seat=0):
-    version = page.request.get(f"{base}/api/tables/{code}").json()["version"]
+    table = page.request.get(f"{base}/api/tables/{code}").json()
     resp = page.request.post(f"{base}/api/tables/{code}/actions",
-                             data={"action": action, "params": params or {}, "version": version, "seat": seat},
+                             data={"action": action, "params": with_step(table, action, params),
+                                   "version": table["version"], "seat": seat},
                              headers={"Origin": base})
     assert resp.ok, resp.json()
     return resp.json()

@@ -92,14 +92,14 @@ def play(phones, code, steps, acked):
         view = phones[0].get(f"/api/tables/{code}")
         v, version = view["view"], view["version"]
         if v["phase"] == "reveal":
-            sends = [(0, "reveal", {"flowers": step % 5, "witch": False})]
+            sends = [(0, "reveal", {"card": v["steps"]["reveal"], "flowers": step % 5, "witch": False})]
         elif v["phase"] == "choose":
             sends = [(seat, "choose", {"choice": "return" if (seat + step) % 3 == 0 else "stay",
                                        "decision": v["decision"]}) for seat in v["waiting"]]
         elif v["run_outs"]:
             sends = [(0, "set_run_outs", {"count": 0})]  # keep the game from ending
         else:
-            sends = [(0, "next_round", {})]
+            sends = [(0, "next_round", {"round": v["steps"]["next_round"]})]
         for seat, action, params in sends:
             rid = f"play-{len(acked)}-{seat}"
             status, body = phones[seat].act(code, action, params, version, seat, rid)

@@ -12,6 +12,8 @@ from companion.games import explorers_campaign as camp
 from companion.games import explorers_of_the_woodlands as ex
 from companion.games.base import Rejected
 
+from .helpers import name_step
+
 NAMES = ["Ana", "Ben", "Cara", "Dan"]
 HEROES = list(ex.HEROES)
 
@@ -36,7 +38,7 @@ def chapter_table(chapter, players=2, carry=None, enraged=(), all_campsites=Fals
 
 
 def act(state, action, seat=0, **params):
-    return ex.apply(state, action, params, seat)
+    return ex.apply(state, action, name_step(ex, state, action, params), seat)
 
 
 def play_round(state):

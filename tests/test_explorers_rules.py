@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 from companion.games import explorers_of_the_woodlands as ex
 from companion.games.base import Rejected, check_action
 
+from .helpers import name_step
+
 NAMES = ["Ana", "Ben", "Cara", "Dan"]
 
 
@@ -28,7 +30,8 @@ def new_game(players: int = 3, first: int = 0, heroes=None, **choices) -> dict:
 
 
 def act(state: dict, action: str, seat: int = 0, **params) -> dict:
-    """Parse like the table layer does, then apply."""
+    """Parse like the table layer does, then apply; the step is named as the phone does."""
+    params = name_step(ex, state, action, params)
     _, parsed = check_action(ex.ACTIONS, action, params, len(state["players"]))
     return ex.apply(state, action, parsed, seat)
 
@@ -173,7 +176,7 @@ def test_threat_reaching_the_last_space_loses_the_game():
     assert state["result"]["outcome"] == "lost" and state["result"]["threat"] == 4
     assert "last space" in state["result"]["reason"]
     assert state["round"] == 1 and state["result"]["rounds"] == 1
-    assert "over" in refused(state, "end_turn")
+    assert "over" in refused(state, "end_turn", hero="xylia")
     # The tally stays correctable on the result screen.
     assert act(state, "tally", kind="snake", count=2)["monsters"]["snake"] == 2
 
@@ -273,7 +276,9 @@ def test_xylia_may_skip_her_extra_tile():
 
 def test_growth_tile_refused_out_of_phase_1():
     state = to_adventure(new_game(2))
-    assert "High-Risk" in refused(state, "place_tile", kind="growth")
+    assert refused(state, "place_tile", kind="growth", hero="klethor") == (
+        "That was for Ben's tile, which is already placed; it is now Xylia's turn (Ana).")
+    assert "Name the Hero" in refused(state, "place_tile", kind="growth")
     assert "Adventure turn" in refused(new_game(2), "place_tile", kind="high_risk")
 
 
@@ -506,7 +511,7 @@ def test_turns_go_in_seat_order_from_the_first_player_every_round():
         state = act(state, "end_turn")
     assert order == ["Ben", "Cara", "Ana"]
     assert ex.view(state, None)["round_done"]
-    assert "End round" in refused(state, "end_turn")
+    assert "tap End round" in refused(state, "end_turn", hero="xylia")
     state = act(state, "end_round")
     assert state["round"] == 2 and ex.view(state, None)["placer_owner"] == "Ben"
 
@@ -514,7 +519,7 @@ def test_turns_go_in_seat_order_from_the_first_player_every_round():
 def test_end_round_waits_for_every_turn():
     state = to_adventure(new_game(3))
     assert "Xylia, Klethor and Sha'Vi" in refused(state, "end_round")
-    assert "Phase 1" in refused(new_game(3), "end_turn")
+    assert "Phase 1" in refused(new_game(3), "end_turn", hero="xylia")
 
 
 def test_knocked_down_hero_keeps_their_turn_and_the_threat_still_rises():
@@ -615,3 +620,76 @@ def test_ranges_markers_and_tile_counts_hold_whatever_the_actions(players, inn, 
             assert 0 <= state["turn"] <= len(state["heroes"])
         # The view of every state renders from plain data.
         ex.view(state, 0)
+
+
+# ----------------------------------------------------------------- one tap, one step
+
+
+def test_a_second_end_turn_for_the_same_hero_is_refused_and_changes_nothing():
+    state = to_adventure(new_game(3))
+    assert ex.view(state, None)["steps"]["end_turn"] == "xylia"
+    state = act(state, "end_turn", hero="xylia")
+    assert state["boss"]["threat"] == 0 and ex._active(state)["id"] == "klethor"
+    assert refused(state, "end_turn", hero="xylia") == (
+        "That was for Xylia's turn, which is already over; it is now Klethor's turn (Ben).")
+    assert refused(state, "end_turn", hero="shavi") == (
+        "That is for Sha'Vi's turn, which has not come yet; it is now Klethor's turn (Ben).")
+    assert "Bethras is not in this game" in refused(state, "end_turn", hero="bethras")
+    state = act(state, "end_turn", hero="klethor")
+    state = act(state, "end_turn", hero="shavi")
+    assert refused(state, "end_turn", hero="shavi") == (
+        "That was for Sha'Vi's turn, which is already over; every Hero has played round 1: "
+        "tap End round.")
+
+
+def test_end_turn_counts_the_threat_once_per_named_turn():
+    state = to_adventure(new_game(2))
+    state = act(state, "reveal_boss", boss="fungor", track=9)
+    state = act(state, "end_turn", hero="xylia")
+    assert state["boss"]["threat"] == 2
+    refused(state, "end_turn", hero="xylia")
+    assert state["boss"]["threat"] == 2 and ex._active(state)["id"] == "klethor"
+
+
+def test_a_second_end_round_or_start_adventure_is_refused_and_changes_nothing():
+    state = play_round(to_adventure(new_game(2)))
+    assert state["round"] == 2 and ex.view(state, None)["steps"]["end_round"] == 2
+    assert refused(state, "end_round", round=1) == (
+        "That was for the end of round 1, which is already over; it is now round 2, Ana to "
+        "place a tile.")
+    assert "has not come yet" in refused(state, "end_round", round=3)
+    assert refused(state, "start_adventure", round=1) == (
+        "That was for the Forest Growth of round 1, which is already over; it is now round 2, "
+        "Ana to place a tile.")
+
+
+def test_a_second_growth_tile_for_the_same_player_is_refused_and_changes_nothing():
+    state = new_game(2)
+    assert ex.view(state, None)["steps"]["place_tile"] == "xylia"
+    state = act(state, "place_tile", kind="growth", hero="xylia")
+    assert state["stack"] == 21
+    assert refused(state, "place_tile", kind="growth", hero="xylia") == (
+        "That was for Ana's tile, which is already placed; it is now round 1, Ben to place a tile.")
+    assert refused(state, "place_tile", kind="growth", hero=None) == (
+        "Name the Hero whose Forest Growth tile this is.")
+    state = act(state, "place_tile", kind="growth", hero="klethor")
+    assert state["stack"] == 20 and state["phase"] == "adventure"
+
+
+def test_a_solo_players_tiles_are_named_by_hero():
+    state = new_game(1, heroes=["xylia", "klethor"])
+    state = act(state, "place_tile", kind="growth", hero="xylia")
+    assert refused(state, "place_tile", kind="growth", hero="xylia") == (
+        "That was for Xylia's tile, which is already placed; it is now round 1, Klethor (Ana) "
+        "to place a tile.")
+    assert "has not come yet" in refused(new_game(1, heroes=["xylia", "klethor"]), "place_tile",
+                                         kind="growth", hero="klethor")
+
+
+def test_a_late_tile_while_xylia_may_place_her_extra_one_says_so():
+    state = act(new_game(2), "set_powers", hero="xylia", powers=1)
+    state = place_all(state)
+    assert ex.view(state, None)["xylia_extra_open"]
+    assert refused(state, "place_tile", kind="growth", hero="klethor") == (
+        "That was for Ben's tile, which is already placed; it is now round 1: Xylia may place "
+        "her extra tile or start the Adventure.")

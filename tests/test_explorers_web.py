@@ -75,8 +75,9 @@ def test_malformed_forged_and_stale_requests_never_break_the_table(client, make_
     take(ben, code, 1)
     assert act(ben, code, "place_tile", {"kind": "growth"}).status_code == 200
     resp = hx_post(client, f"/t/{code}/act", {"action": "place_tile", "kind": "growth",
-                                              "version": "0", "seat": "0"})
-    assert "changed the table first" in resp.get_data(as_text=True)
+                                              "hero": "xylia", "version": "0", "seat": "0"})
+    assert ("That was for Ana&#39;s tile, which is already placed; it is now round 1, Ben to "
+            "place a tile.") in resp.get_data(as_text=True)
     assert client.get(f"/api/tables/{code}").get_json()["view"]["stack"] == 21
 
 
@@ -90,6 +91,7 @@ def test_page_buttons_drive_a_turn_and_undo_restores_poisoned_hp(client):
     for _ in range(2):
         page = client.get(f"/t/{code}").get_data(as_text=True)
         hx_post(client, f"/t/{code}/act", {"action": "place_tile", "kind": "growth",
+                                           "hero": hidden(page, "hero"),
                                            "version": hidden(page, "version"), "seat": "0"})
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert "Poison: Xylia loses 1 HP at the start of her turn (5 → 4 HP)." in page
@@ -99,3 +101,34 @@ def test_page_buttons_drive_a_turn_and_undo_restores_poisoned_hp(client):
     assert "Undone" in resp.get_data(as_text=True)
     view = client.get(f"/api/tables/{code}").get_json()["view"]
     assert view["heroes"][0]["hp"] == 5 and view["phase"] == "growth"
+
+
+def test_a_second_end_turn_is_refused_by_the_api_and_inline_on_the_page(client):
+    code = new_table(client)
+    client.post(f"/join/{code}", data={"seat": "all"})
+    act(client, code, "place_tile", {"kind": "growth", "hero": "xylia"}, seat=0)
+    act(client, code, "place_tile", {"kind": "growth", "hero": "klethor"}, seat=0)
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert re.search(r'name="action" value="end_turn">.*?name="hero" value="xylia"', page, re.S)
+    assert act(client, code, "end_turn", {"hero": "xylia"}, seat=0).status_code == 200
+    said = "That was for Xylia&#39;s turn, which is already over; it is now Klethor&#39;s turn (Ben)."
+    # The API: 400 with the sentence, the fresh view, and nothing changed.
+    before = client.get(f"/api/tables/{code}").get_json()
+    resp = act(client, code, "end_turn", {"hero": "xylia"}, seat=0)
+    assert resp.status_code == 400
+    body = resp.get_json()
+    assert body["error"] == said.replace("&#39;", "'")
+    assert body["version"] == before["version"] and body["view"]["active"] == "klethor"
+    # The same tap sent with the version it was rendered with: still the plain sentence.
+    stale = act(client, code, "end_turn", {"hero": "xylia"}, seat=0, version=before["version"] - 1)
+    assert stale.status_code == 409 and stale.get_json()["error"] == said.replace("&#39;", "'")
+    resp = client.post(f"/api/tables/{code}/actions", json={
+        "action": "end_turn", "params": {}, "version": before["version"], "seat": 0})
+    assert resp.status_code == 400 and resp.get_json()["error"] == "Whose turn ends: a value is needed."
+    # The page: answered with 200 and the sentence in the view, as htmx swaps only 2xx.
+    resp = hx_post(client, f"/t/{code}/act", {"action": "end_turn", "hero": "xylia",
+                                              "version": str(before["version"]), "seat": "0"})
+    html = resp.get_data(as_text=True)
+    assert resp.status_code == 200 and f'<p class="notice error" role="alert">{said}</p>' in html
+    after = client.get(f"/api/tables/{code}").get_json()
+    assert after["version"] == before["version"] and after["view"]["boss"] == before["view"]["boss"]

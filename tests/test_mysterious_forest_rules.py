@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from companion.games import mysterious_forest as mf
 from companion.games.base import Rejected, check_action
 
+from .helpers import name_step
+
 NAMES = ["Ana", "Ben", "Cara", "Dan", "Eve", "Finn"]
 
 # The rulebook's difficulty levels: Forest cards before and after the Wanderer, Loki tokens
@@ -37,7 +39,8 @@ def new_game(players: int = 3, first: int = 0, level: str = "standard", guess: b
 
 
 def act(state: dict, action: str, seat: int = 0, **params) -> dict:
-    """Parse like the table layer does, then apply."""
+    """Parse like the table layer does, then apply; the step is named as the phone does."""
+    params = name_step(mf, state, action, params)
     _, parsed = check_action(mf.ACTIONS, action, params, len(state["players"]))
     return mf.apply(state, action, parsed, seat)
 
@@ -200,7 +203,8 @@ def test_no_card_is_scouted_twice_and_none_is_skipped():
     reason = refused(state, "done_looking", card=2)
     assert "already been looked at" in reason and "only be looked at once" in reason
     assert "already" in refused(state, "done_looking", card=1)
-    assert "look at card 3 first" in refused(state, "done_looking", card=5)
+    assert refused(state, "done_looking", card=5) == (
+        "That is for card 5, which has not come yet; it is now card 3, Cara to look.")
     assert "Phase 1" in refused(new_game(), "done_looking", card=1)
 
 
@@ -315,7 +319,7 @@ def test_jonas_walks_the_path_card_by_card():
     state = act(state, "cross", card=1)
     assert state["jonas"] == 2
     assert "already behind Jonas" in refused(state, "cross", card=1)
-    assert "not card 4" in refused(state, "cross", card=4)
+    assert "card 4, which has not come yet" in refused(state, "cross", card=4)
     state = walk_to(state, "wanderer")
     assert state["jonas"] == 5
     assert "Wanderer" in refused(state, "cross", card=5)
@@ -530,3 +534,63 @@ def test_view_and_describe_cover_every_action():
         assert line.startswith("Ben") and len(line) > 8
     assert mf.describe("use_loki", {}, None, players).startswith("Someone")
     assert mf.describe("nonsense", "junk", 0, players) == "Ana: nonsense"
+
+
+# ----------------------------------------------------------------- one tap, one step
+
+
+def test_a_second_done_looking_for_the_same_card_is_refused_and_changes_nothing():
+    state = act(new_game(3), "start_scouting")
+    assert mf.view(state, None)["steps"]["done_looking"] == 1
+    state = act(state, "done_looking", card=1)
+    assert refused(state, "done_looking", card=1) == (
+        "That was for card 1, which has already been looked at: a Path card can only be looked "
+        "at once; it is now card 2, Ben to look.")
+    assert state["scouted"] == 1
+    state = act(state, "done_looking", card=2)
+    assert state["scouted"] == 2
+
+
+def test_a_second_roll_for_the_same_child_is_refused_and_changes_nothing():
+    state = scouted(new_game(3))
+    assert mf.view(state, None)["steps"]["pack"] == 1
+    state = act(state, "pack", took="equipment", roll=1)
+    assert refused(state, "pack", took="equipment", roll=1) == (
+        "That was for roll 1 (Ana), which is already in the Backpack; it is now roll 2, Ben to roll.")
+    assert refused(state, "pack", took="equipment", roll=3) == (
+        "That is for roll 3 (Cara), which has not come yet; it is now roll 2, Ben to roll.")
+    assert state["rolls"] == ["equipment"]
+    state = act(state, "pack", took="two_loki", roll=2)
+    assert state["rolls"] == ["equipment", "two_loki"]
+
+
+def test_a_roll_after_the_backpack_is_full_is_refused_and_changes_nothing():
+    state = packed(new_game(3, backpack=10))
+    assert state["phase"] == "expedition"
+    last = len(state["rolls"])
+    assert refused(state, "pack", took="equipment", roll=last) == (
+        f"That was for roll {last} ({state['players'][(last - 1) % 3]}), which is already in the "
+        "Backpack; the Backpack is full and the expedition has started.")
+    assert "packing the Backpack" in refused(new_game(3), "pack", took="equipment", roll=1)
+
+
+def test_the_wanderer_is_met_on_its_own_card_only():
+    state = walk_to(packed(new_game()), "wanderer")
+    card = state["jonas"]
+    assert mf.view(state, None)["steps"]["wanderer"] == card
+    assert "has not come yet" in refused(state, "wanderer", card=card + 1, take=False)
+    state = act(state, "wanderer", card=card, take=False)
+    assert state["jonas"] == card + 1
+    assert "already behind Jonas" in refused(state, "wanderer", card=card, take=False)
+
+
+def test_the_view_names_the_step_of_each_phase_and_none_of_the_others():
+    nothing = {"done_looking": None, "pack": None, "cross": None, "wanderer": None, "fail": None}
+    state = new_game(3)
+    assert mf.view(state, None)["steps"] == nothing
+    state = act(state, "start_scouting")
+    assert mf.view(state, None)["steps"] == {**nothing, "done_looking": 1}
+    state = scouted(new_game(3))
+    assert mf.view(state, None)["steps"] == {**nothing, "pack": 1}
+    state = packed(new_game(3))
+    assert mf.view(state, None)["steps"] == {**nothing, "cross": 1, "wanderer": 1, "fail": 1}

@@ -6,8 +6,11 @@ from companion.games import wicked_forest as wf
 from companion.games import woodland_wizards as ww
 from companion.games.base import check_action
 
+from .helpers import name_step
+
 
 def act(module, state, action, seat=0, **params):
+    params = name_step(module, state, action, params)
     _, parsed = check_action(module.ACTIONS, action, params, len(state["players"]))
     return module.apply(state, action, parsed, seat)
 

@@ -108,7 +108,7 @@ def play(tmp_path, monkeypatch, layout, picks, name):
         assert phone.get(f"/api/tables/{code}").get_json()["my_seats"] == seats
     first = next(p for p, s in layout.items() if 0 in s)
     resp = phones[first].post(f"/api/tables/{code}/actions", json={
-        "action": "reveal", "params": {"flowers": 3, "witch": False}, "version": 0, "seat": 0})
+        "action": "reveal", "params": {"card": 1, "flowers": 3, "witch": False}, "version": 0, "seat": 0})
     assert resp.status_code == 200
     for seat, choice in picks.items():
         owner = next(p for p, s in layout.items() if seat in s)

@@ -10,7 +10,7 @@ import re
 
 from companion import tables
 
-from .helpers import act, hx_post, version_of
+from .helpers import act, hx_post, name_step, version_of
 from .test_secrecy import normalise
 
 PLAYERS = ["Ana", "Ben", "Cara", "Dan"]
@@ -187,11 +187,14 @@ def test_a_chosen_seat_cannot_be_read_at_a_glance(app, client, make_client):
 def test_the_table_layer_names_what_ends_a_pick():
     """Only a secret pick opens the hands: any other action closing a pick drops it."""
     from companion.games import wicked_forest as wf
+
+    def reveal_card(state, witch):
+        return wf.apply(state, "reveal", name_step(wf, state, "reveal", {"flowers": 1, "witch": witch}), 0)
     state = wf.setup(["A", "B", "C"], {"first_leader": 0, "inventory": False})
-    state = wf.apply(state, "reveal", {"flowers": 1, "witch": True}, 0)
+    state = reveal_card(state, True)
     for seat in range(3):
         state = wf.apply(state, "choose", {"choice": "stay", "decision": 1}, seat)
-    state = wf.apply(state, "reveal", {"flowers": 1, "witch": False}, 0)
+    state = reveal_card(state, False)
     before = wf.apply(state, "choose", {"choice": "return", "decision": 2}, 1)
     after = wf.apply(before, "correct_card", {"flowers": 1, "witch": True}, 0)
     assert tables.dropped_picks(wf, wf.ACTIONS["correct_card"], before, after, 3) == [1]

@@ -33,6 +33,7 @@ from companion import create_app, store, tables
 from companion.games import GAMES, get_game
 from companion.web.limits import limiter
 
+from .helpers import name_step
 from .test_fuzz_api import OPTIONS, PROGRESS, valid_value
 from .test_secrecy import normalise, read_stream
 
@@ -155,6 +156,8 @@ class TwinTables(RuleBasedStateMachine):
             phone = twin.phone(name)
             row, _ = twin.table()
             version = row.version if row else 0
+            if row:
+                p = name_step(self.game, row.snapshot, action, p)  # as the page's hidden field does
             if html:
                 form = {"action": action, "version": str(version), "rid": f"r{FIGURES['steps']}",
                         "seat": str(seat), **{k: str(v).lower() if isinstance(v, bool) else str(v)
@@ -243,6 +246,8 @@ class TwinTables(RuleBasedStateMachine):
         for param in spec.params:
             if param.name == "decision":
                 params[param.name] = v.get("decision")
+            elif param.name == getattr(spec, "step", None) and data.draw(st.booleans(), label="named step"):
+                continue  # named from the table, as a phone's form does; else drawn, maybe stale
             else:
                 params[param.name] = data.draw(valid_value(param, len(self.players)), label=param.name)
         seat = data.draw(st.integers(0, len(self.players) - 1), label="seat")
@@ -251,6 +256,11 @@ class TwinTables(RuleBasedStateMachine):
         self.after_write()
         if status == 200:
             FIGURES["dropped"] += len(open_before - set(self.truth))
+
+    @rule(data=st.data())
+    def move_again(self, data):
+        """Moves drawn twice as often as the other steps, so sequences get somewhere."""
+        self.move(data)
 
     @precondition(lambda self: self.secret)
     @rule(data=st.data())

@@ -10,6 +10,8 @@ from companion import store, tables, timers
 from companion.games import get_game
 from companion.games.base import Rejected
 
+from .helpers import name_step
+
 
 def free_clock(seconds=60):
     clock = timers.new({"timer": {"mode": "free", "seconds": seconds}})
@@ -186,7 +188,7 @@ def test_wicked_forest_decision_countdown_follows_the_reveals(conn, server_time)
     code, _ = tables.create_table(conn, "wicked-forest", ["Ana", "Ben"],
                                   {"first_leader": "0", "timer_seconds": "30"}, random.Random(1))
     assert clock_of(conn, code, server_time["t"])["countdown"] is None   # nothing to decide yet
-    tables.apply_action(conn, code, [0, 1], 0, "reveal", {"flowers": 2}, 0)
+    tables.apply_action(conn, code, [0, 1], 0, "reveal", {"card": 1, "flowers": 2}, 0)
     server_time["t"] += 12
     clock = clock_of(conn, code, server_time["t"])
     assert clock["countdown"]["remaining"] == pytest.approx(18)
@@ -195,7 +197,7 @@ def test_wicked_forest_decision_countdown_follows_the_reveals(conn, server_time)
     tables.apply_action(conn, code, [0, 1], 0, "choose", {"choice": "stay", "decision": 1}, 1)
     tables.apply_action(conn, code, [0, 1], 1, "choose", {"choice": "stay", "decision": 1}, 2)
     server_time["t"] += 3
-    tables.apply_action(conn, code, [0, 1], 0, "reveal", {"flowers": 1}, 3)
+    tables.apply_action(conn, code, [0, 1], 0, "reveal", {"card": 2, "flowers": 1}, 3)
     server_time["t"] += 5
     clock = clock_of(conn, code, server_time["t"])
     assert clock["countdown"]["remaining"] == pytest.approx(25) and "card 2" in clock["countdown"]["label"]
@@ -241,8 +243,8 @@ def test_recorded_duration_leaves_pauses_out(conn, server_time):
     code, _ = tables.create_table(conn, "wicked-forest", ["Ana", "Ben"], {"first_leader": "0"},
                                   random.Random(1))
     witch = {"flowers": 0, "witch": True}
-    steps = ((0, "reveal", witch, 0), (0, "choose", {"choice": "stay", "decision": 1}, 60),
-             (1, "choose", {"choice": "stay", "decision": 1}, 0), (0, "reveal", witch, 240),
+    steps = ((0, "reveal", {"card": 1, **witch}, 0), (0, "choose", {"choice": "stay", "decision": 1}, 60),
+             (1, "choose", {"choice": "stay", "decision": 1}, 0), (0, "reveal", {"card": 2, **witch}, 240),
              (0, "timer_pause", {}, 0), (1, "timer_resume", {}, 900), (0, "finish", {}, 1200))
     version = 0
     for seat, action, params, gap in steps:
@@ -274,13 +276,14 @@ def test_explorers_turn_timer_follows_the_turn_order(conn, server_time):
             action = next(name for name in ("place_tile", "start_adventure")
                           if name in game.ACTIONS and _accepted(game, state, name))
         server_time["t"] += 7
-        version = tables.apply_action(conn, code, [0, 1], 0, action, {}, version).version
+        params = name_step(game, state, action, {})
+        version = tables.apply_action(conn, code, [0, 1], 0, action, params, version).version
     assert labels == ["Xylia's turn (Ana), round 1", "Klethor's turn (Ben), round 1"]
 
 
 def _accepted(game, state, name):
     try:
-        game.apply(state, name, {}, 0)
+        game.apply(state, name, name_step(game, state, name, {}), 0)
     except Exception:
         return False
     return True

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from companion.games import wicked_forest as wf
 from companion.games.base import Rejected, check_action
 
+from .helpers import name_step
+
 NAMES = ["Ana", "Ben", "Cara", "Dan", "Eve"]
 
 
@@ -25,7 +27,8 @@ def new_game(players: int = 3, leader: int = 0, inventory: bool = False) -> dict
 
 
 def act(state: dict, action: str, seat: int = 0, **params) -> dict:
-    """Parse like the table layer does, then apply."""
+    """Parse like the table layer does, then apply; the step is named as the phone does."""
+    params = name_step(wf, state, action, params)
     _, parsed = check_action(wf.ACTIONS, action, params, len(state["players"]))
     return wf.apply(state, action, parsed, seat)
 
@@ -293,8 +296,9 @@ def test_ninth_card_returns_everyone_left_with_a_forest_magic_tile():
     assert gained_this_round(state) == [1, 5, 5]  # 10 Flowers shared by 2
     assert [board["forest_tiles"] for board in state["boards"]] == [0, 1, 1]
     assert [(entry["seat"], entry["reveal"]) for entry in state["returns"]] == [(0, 1), (1, 9), (2, 9)]
-    assert refused(state, "reveal", 0, flowers=1) == (
-        "Exploration is over for this round: start the next round first.")
+    assert refused(state, "reveal", 0, card=9, flowers=1) == (
+        "That was for card 9, which is already revealed; round 1's exploration is over: "
+        "start the next round.")
 
 
 def test_the_last_one_out_gets_a_forest_magic_tile():
@@ -378,7 +382,7 @@ def test_finish_ends_the_game_only_between_rounds():
     refused(state, "finish")
     state = act(end_round_quickly(state), "finish")
     assert state["phase"] == "over"
-    assert refused(state, "reveal", 0, flowers=1) == "The game is over."
+    assert refused(state, "reveal", 0, card=1, flowers=1) == "The game is over."
     # The last returners still log what they crystallized, and it counts.
     assert act(state, "crystallize", 0, player=0, item="card", magic=3)["boards"][0]["magic"] == 3
 
@@ -576,14 +580,15 @@ def next_move(rng: random.Random, state: dict, sensible: float) -> tuple[str, di
     phase = state["phase"]
     if rng.random() < sensible:
         if phase == "reveal":
-            return "reveal", {"flowers": rng.randint(0, 4), "witch": rng.random() < 0.3}, state["leader"]
+            return "reveal", {"card": len(state["cards"]) + 1, "flowers": rng.randint(0, 4),
+                              "witch": rng.random() < 0.3}, state["leader"]
         if phase == "choose":
             waiting = [s for s in state["in_forest"] if state["picks"][s] is None]
             seat = rng.choice(waiting or state["in_forest"])
             choice = "return" if rng.random() < 0.3 else "stay"
             return "choose", {"choice": choice, "decision": state["decision"]}, seat
         if phase == "end":
-            return "next_round", {}, rng.randrange(seat_count)
+            return "next_round", {"round": state["round"] + 1}, rng.randrange(seat_count)
     action = rng.choice(sorted(wf.ACTIONS))
     return action, raw_params(rng, wf.ACTIONS[action], seat_count), rng.randrange(seat_count)
 
@@ -667,3 +672,45 @@ def test_random_games_keep_every_invariant(seat_count, inventory, leader, seed, 
 def test_random_games_do_reach_the_final_round_and_the_end():
     endings = [play_random_game(3, False, 0, seed, 0.95, steps=400)["phase"] for seed in range(10)]
     assert endings.count("over") >= 5
+
+
+# ----------------------------------------------------------------- one tap, one step
+
+
+def test_a_second_reveal_of_the_same_card_is_refused_and_changes_nothing():
+    state = new_game(2)
+    assert wf.view(state, None)["steps"]["reveal"] == 1
+    state = act(state, "reveal", 0, card=1, flowers=3)
+    assert refused(state, "reveal", 0, card=1, flowers=3) == (
+        "That was for card 1, which is already revealed; it is now round 1, card 1 waiting for "
+        "Stay or Return.")
+    state = everyone(state, "stay")
+    assert refused(state, "reveal", 0, card=1, flowers=3) == (
+        "That was for card 1, which is already revealed; it is now round 1, card 2 to reveal.")
+    assert refused(state, "reveal", 0, card=3, flowers=3) == (
+        "That is for card 3, which has not come yet; it is now round 1, card 2 to reveal.")
+    assert "must choose Stay or Return" in refused(reveal(new_game(2), 1), "reveal", 0, card=2,
+                                                    flowers=1)
+    state = act(state, "reveal", 0, card=2, flowers=1)
+    assert [card["flowers"] for card in state["cards"]] == [3, 1]
+
+
+def test_a_second_next_round_is_refused_and_changes_nothing():
+    state = end_round_quickly(new_game(2))
+    assert state["phase"] == "end" and wf.view(state, None)["steps"]["next_round"] == 2
+    state = act(state, "next_round", round=2)
+    assert state["round"] == 2 and state["leader"] == 1
+    assert refused(state, "next_round", round=2) == (
+        "That was for starting round 2, which is already done; it is now round 2, card 1 to "
+        "reveal.")
+    assert "has not come yet" in refused(state, "next_round", round=4)
+    assert "still going on" in refused(state, "next_round", round=3)
+
+
+def test_the_view_names_the_card_to_reveal_only_while_one_is_due():
+    state = new_game(2)
+    assert wf.view(state, None)["steps"] == {"reveal": 1, "next_round": 2}
+    state = reveal(state, 2)
+    assert wf.view(state, None)["steps"] == {"reveal": None, "next_round": 2}
+    state = everyone(state, "stay")
+    assert wf.view(state, None)["steps"] == {"reveal": 2, "next_round": 2}

@@ -45,8 +45,10 @@ def test_stale_reveal_form_shows_the_notice_inline(client):
     code = new_table(client)
     take(client, code, 0)
     act(client, code, "reveal", {"flowers": 2, "witch": False}, seat=0)
-    resp = hx_post(client, f"/t/{code}/act", {"action": "reveal", "flowers": "3", "witch": "0",
+    resp = hx_post(client, f"/t/{code}/act", {"action": "reveal", "card": "1", "flowers": "3", "witch": "0",
                                               "version": "0", "seat": "0"})
     assert resp.status_code == 200
     body = resp.get_data(as_text=True)
-    assert "changed the table first" in body and "Forest: 1 of 9 revealed" in body
+    # The same card tapped again on a form already answered: said plainly, nothing revealed.
+    assert ("That was for card 1, which is already revealed; it is now round 1, card 1 waiting "
+            "for Stay or Return.") in body and "Forest: 1 of 9 revealed" in body

@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from companion.games import woodland_wizards as ww
 from companion.games.base import Rejected, check_action
 
+from .helpers import name_step
+
 NAMES = ["Ana", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus", "Hana", "Ivo", "Jo", "Kit", "Lu"]
 
 
@@ -24,7 +26,8 @@ def new_game(players: int = 3, first: int = 0, scorers_7_plus: int = 3) -> dict:
 
 
 def act(state: dict, action: str, seat: int = 0, **params) -> dict:
-    """Parse like the table layer does, then apply."""
+    """Parse like the table layer does, then apply; the step is named as the phone does."""
+    params = name_step(ww, state, action, params)
     _, parsed = check_action(ww.ACTIONS, action, params, len(state["players"]))
     return ww.apply(state, action, parsed, seat)
 
@@ -118,7 +121,7 @@ def test_next_phase_walks_the_checklist_and_stops_at_unsettled_scoring():
 
 def test_boost_refused_after_pass_and_outside_the_boost_phase():
     state = new_game(3)
-    assert "Boost phase" in refused(state, "boost", player=0)
+    assert "Boost phase" in refused(state, "boost", player=0, boost_round=1)
     state = act(state, "set_phase", phase="boost")
     state = act(state, "pass_boost", player=1)
     assert "passed" in refused(state, "boost", player=1)
@@ -264,13 +267,13 @@ def test_finish_after_round_four_only():
         state = act(play_round(state, [1, 5]), "next_round")
     state = settle_with(state, [6, 5])
     assert "Ana" in refused(state, "finish")
-    assert "no Clean-up" in refused(state, "next_round")
+    assert "already done" in refused(state, "next_round", round=4)
     state = log_creatures(state, 7)
     assert state["phase"] == "scoring"  # ending is an explicit step
     state = act(state, "finish")
     assert state["phase"] == "over"
     assert ww.view(state, 0)["game_over"] is True
-    assert "game is over" in refused(state, "next_phase")
+    assert "game is over" in refused(state, "next_phase", phase="scoring")
     # Card effects may still exchange scored cards at the end.
     state = act(state, "set_adjustment", player=1, amount=-3)
     assert ww.view(state, 0)["boards"][1]["adjustment"] == -3
@@ -486,3 +489,71 @@ def test_view_and_describe_cover_the_table():
     assert ww.describe("pass_boost", {"player": 2}, 2, NAMES[:3]) == "Cara passed"
     for action in ww.ACTIONS:
         assert ww.describe(action, {}, 0, NAMES[:3])
+
+
+# ----------------------------------------------------------------- one tap, one step
+
+
+def test_a_second_next_phase_for_the_same_phase_is_refused_and_changes_nothing():
+    state = new_game(3)
+    assert ww.view(state, None)["steps"]["next_phase"] == "wandering"
+    state = act(state, "next_phase", phase="wandering")
+    assert state["phase"] == "contest"
+    assert refused(state, "next_phase", phase="wandering") == (
+        "That was for the Wandering phase, which is already over; it is now round 1, the "
+        "Contest phase.")
+    assert "has not come yet" in refused(state, "next_phase", phase="boost")
+    state = act(state, "next_phase", phase="contest")
+    assert state["phase"] == "boost"
+
+
+def test_a_boost_or_pass_meant_for_an_earlier_boost_round_is_refused_and_changes_nothing():
+    state = act(new_game(2), "set_phase", phase="boost")
+    assert ww.view(state, None)["steps"]["boost"] == 1
+    state = act(state, "boost", player=0, boost_round=1)
+    state = act(state, "boost", player=1, boost_round=1)
+    state = act(state, "next_boost_round", boost_round=1)
+    assert state["boost_round"] == 2
+    expected = ("That was for Boost round 1, which is already over; it is now round 1, the Boost "
+                "phase, Boost round 2.")
+    assert refused(state, "next_boost_round", boost_round=1) == expected
+    assert refused(state, "boost", player=0, boost_round=1) == expected
+    assert refused(state, "pass_boost", player=0, boost_round=1) == expected
+    assert "has not come yet" in refused(state, "boost", player=0, boost_round=3)
+    state = act(state, "pass_boost", player=0, boost_round=2)
+    assert state["passed"] == [True, False] and state["boosts"] == [1, 1]
+
+
+def test_a_second_next_round_is_refused_and_changes_nothing():
+    state = play_round(new_game(2), [6, 5])
+    assert ww.view(state, None)["steps"]["next_round"] == 2
+    state = act(state, "next_round", round=2)
+    assert state["round"] == 2 and state["phase"] == "wandering"
+    assert refused(state, "next_round", round=2) == (
+        "That was for starting round 2, which is already done; it is now round 2, the "
+        "Wandering phase.")
+    assert "has not come yet" in refused(state, "next_round", round=4)
+
+
+def test_next_phase_from_clean_up_starts_the_next_round_once():
+    state = act(play_round(new_game(2), [6, 5]), "next_phase", phase="scoring")
+    assert state["phase"] == "cleanup"
+    state = act(state, "next_phase", phase="cleanup")
+    assert state["round"] == 2 and state["phase"] == "wandering"
+    assert "the Clean-up phase" in refused(state, "next_phase", phase="cleanup")
+
+
+def test_the_view_names_the_step_of_each_phase_and_none_of_the_others():
+    state = new_game(2)
+    assert ww.view(state, None)["steps"] == {
+        "next_phase": "wandering", "boost": None, "pass_boost": None, "next_boost_round": None,
+        "next_round": 2}
+    state = act(state, "set_phase", phase="boost")
+    assert ww.view(state, None)["steps"] == {
+        "next_phase": "boost", "boost": 1, "pass_boost": 1, "next_boost_round": 1, "next_round": 2}
+    for _ in range(3):
+        state = play_round(state, [6, 5])
+        state = act(state, "next_round")
+    assert state["round"] == 4 and ww.view(state, None)["steps"]["next_round"] is None
+    state = act(play_round(state, [6, 5]), "finish")
+    assert ww.view(state, None)["steps"]["next_phase"] is None

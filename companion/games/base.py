@@ -18,6 +18,9 @@ A game module is pure: no Flask, no SQL, no I/O. The table layer drives it:
                                          seats are stripped here and nowhere else
     secret_open(state, seat) -> bool     True while `seat` has a secret pick that is not
                                          yet revealed (undo must not cross it)
+    step_values(state) -> dict           for each action that ends a turn or advances a step
+                                         (its ActionSpec has `step`): the value that parameter
+                                         must name now; the view shows it as "steps"
     describe(action, params, seat, players) -> str
                                          one public log line; a secret action never says
                                          what was chosen
@@ -48,6 +51,10 @@ class Rejected(Exception):
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+class StepOver(Rejected):
+    """An action meant for a turn or step other than the current one (a double tap)."""
 
 
 @dataclass(frozen=True)
@@ -120,6 +127,9 @@ class ActionSpec:
     commutes: a public write that sets one player's own value (e.g. a round total typed
     on each phone at once); like a secret pick it is accepted against an older version,
     and `apply` still checks it against the current state.
+    step: the parameter that names the turn or step this action ends or advances (a Hero,
+    a card number, a round); the rules refuse it once that step is over, so a second tap
+    meant for the same step cannot end the next one too.
     """
 
     name: str
@@ -127,6 +137,7 @@ class ActionSpec:
     secret: bool = False
     label: str = ""
     commutes: bool = False
+    step: str = ""
 
     @property
     def any_version(self) -> bool:
@@ -146,6 +157,20 @@ def check_action(actions: dict[str, ActionSpec], action: Any, raw: dict, players
         raise Rejected("That action does not exist in this game.")
     spec = actions[action]
     return spec, parse_params(spec.params, raw, players)
+
+
+def require_step(named, current, named_text: str, now_text: str, *, past: bool = True,
+                 done: str = "is already over") -> None:
+    """Refuse an action that names a turn or step other than the current one.
+
+    `past` says whether the named step has gone by (a double tap, a phone a step behind)
+    rather than not come yet; `now_text` is a whole clause saying where the table is now.
+    """
+    if named == current:
+        return
+    if past:
+        raise StepOver(f"That was for {named_text}, which {done}; {now_text}.")
+    raise StepOver(f"That is for {named_text}, which has not come yet; {now_text}.")
 
 
 def settle_seat(raw, players: list[str], rng, label: str) -> int:

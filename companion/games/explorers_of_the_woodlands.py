@@ -37,7 +37,7 @@ import json
 import random
 
 from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
-                   settle_seat)
+                   require_step, settle_seat)
 from .words import join_names, player_name, plural
 
 ID = "explorers-of-the-woodlands"
@@ -131,6 +131,10 @@ OPTIONS = (
 )
 
 _HERO = Param("hero", "choice", label="Hero", choices=HEROES)
+# What the step-advancing actions name, so that a second tap cannot end the next step too.
+_TURN_HERO = Param("hero", "choice", label="Whose turn ends", choices=HEROES)
+_TILE_HERO = Param("hero", "choice", label="Whose Forest Growth tile", choices=HEROES, optional=True)
+_ROUND = Param("round", "int", label="Round", min=1, max=999)
 CAMPAIGN_COUNTERS = ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions",
                      "campfire_monsters", "markers_carried", "markers_lost", "campsites_found",
                      "campsites_empty", "corrupted", "totems", "bosses_left")
@@ -140,11 +144,13 @@ _ORBS = Param("orbs", "int", label="Orbs", min=-99, max=99)
 
 ACTIONS: dict[str, ActionSpec] = {
     "place_tile": ActionSpec(
-        "place_tile", (Param("kind", "choice", label="Tile", choices=TILE_KINDS, default="growth"),),
-        label="Place a Forest tile"),
-    "start_adventure": ActionSpec("start_adventure", (), label="Start the Adventure phase"),
-    "end_turn": ActionSpec("end_turn", (), label="End turn"),
-    "end_round": ActionSpec("end_round", (), label="End round"),
+        "place_tile", (Param("kind", "choice", label="Tile", choices=TILE_KINDS, default="growth"),
+                       _TILE_HERO),
+        label="Place a Forest tile", step="hero"),
+    "start_adventure": ActionSpec("start_adventure", (_ROUND,), label="Start the Adventure phase",
+                                  step="round"),
+    "end_turn": ActionSpec("end_turn", (_TURN_HERO,), label="End turn", step="hero"),
+    "end_round": ActionSpec("end_round", (_ROUND,), label="End round", step="round"),
     "set_hp": ActionSpec("set_hp", (_HERO, _HP), label="Set HP"),
     "set_orbs": ActionSpec("set_orbs", (_HERO, _ORBS), label="Set orbs"),
     "set_marker": ActionSpec(
@@ -539,15 +545,39 @@ def _continue_growth(state: dict) -> None:
     _start_adventure(state)
 
 
+def step_values(state: dict) -> dict:
+    """What each step-advancing action must name now: the Hero or the round it ends."""
+    active, placer = _active(state), _placer(state)
+    return {"place_tile": placer["id"] if placer else None,
+            "start_adventure": state["round"],
+            "end_turn": active["id"] if active else None,
+            "end_round": state["round"]}
+
+
+def _now_text(state: dict) -> str:
+    """Where the table is, for a refusal of an action meant for a step already gone by."""
+    placer, active = _placer(state), _active(state)
+    if placer is not None:
+        return f"it is now round {state['round']}, {_placer_text(state)} to place a tile"
+    if state["phase"] == PHASE_GROWTH:
+        return (f"it is now round {state['round']}: Xylia may place her extra tile or start "
+                "the Adventure")
+    if active is not None:
+        return f"it is now {hero_label(active['id'])}'s turn ({state['players'][active['seat']]})"
+    return f"every Hero has played round {state['round']}: tap End round"
+
+
 def _place_tile(state: dict, params: dict, seat: int) -> None:
     kind = params["kind"]
     if kind == "growth":
         placer = _placer(state)
-        if placer is None:
-            raise Rejected("Every player has already placed a Forest tile this round."
-                           if state["phase"] == PHASE_GROWTH else
-                           "Forest Growth tiles are placed in Phase 1; a tile explored now is a "
-                           "High-Risk Movement.")
+        named = params["hero"]
+        if named is None:
+            raise Rejected("Name the Hero whose Forest Growth tile this is.")
+        placed = (state["phase"] != PHASE_GROWTH
+                  or _hero_index(state, named) < state["growth_done"])
+        require_step(named, placer["id"] if placer else None, f"{_tile_owner(state, named)}'s tile",
+                     _now_text(state), past=placed, done="is already placed")
         if state["stack"] == 0:
             raise Rejected("The Forest stack is empty: there is no tile to place.")
         state["stack"] -= 1
@@ -591,7 +621,20 @@ def _place_tile(state: dict, params: dict, seat: int) -> None:
                                f"{plural(state['stack'], 'tile')} left in the stack.")
 
 
+def _tile_owner(state: dict, hero_id: str) -> str:
+    """Who places a Hero's Growth tile: the player, or the Hero for a solo player's two."""
+    hero = _hero(state, hero_id)
+    return hero_label(hero_id) if len(state["players"]) == 1 else state["players"][hero["seat"]]
+
+
+def _require_round(state: dict, params: dict, what: str) -> None:
+    named = params["round"]
+    require_step(named, state["round"], f"{what} of round {named}", _now_text(state),
+                 past=named < state["round"])
+
+
 def _start_adventure_action(state: dict, params: dict, seat: int) -> None:
+    _require_round(state, params, "the Forest Growth")
     if state["phase"] != PHASE_GROWTH:
         raise Rejected("The Adventure phase has already started.")
     if state["growth_done"] < len(state["heroes"]):
@@ -688,8 +731,9 @@ def _end_turn(state: dict, params: dict, seat: int) -> None:
     if state["phase"] == PHASE_GROWTH:
         raise Rejected("It is Phase 1 (Forest Growth): the turns start once every tile is placed.")
     hero = _active(state)
-    if hero is None:
-        raise Rejected("Every Hero has played this round: tap End round.")
+    named = params["hero"]
+    require_step(named, hero["id"] if hero else None, f"{hero_label(named)}'s turn",
+                 _now_text(state), past=_hero_index(state, named) < state["turn"])
     name = hero_label(hero["id"])
     player = state["players"][hero["seat"]]
     if hero["concentration"]:
@@ -713,6 +757,7 @@ def _end_turn(state: dict, params: dict, seat: int) -> None:
 
 
 def _end_round(state: dict, params: dict, seat: int) -> None:
+    _require_round(state, params, "the end")
     if state["phase"] == PHASE_GROWTH:
         raise Rejected("It is Phase 1 (Forest Growth): place the tiles, then play the turns.")
     left = state["heroes"][state["turn"]:]
@@ -1103,6 +1148,7 @@ def view(state: dict, seat: int | None) -> dict:
         "result": result,
         "game_over": state["phase"] == PHASE_OVER,
         "setup_checklist": setup_checklist(state),
+        "steps": step_values(state),
         "chapter": campaign_rules.quest_view(state),
         "events": list(state["events"]),
     }

@@ -40,7 +40,7 @@ import json
 import random
 
 from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
-                   settle_seat)
+                   require_step, settle_seat)
 from .words import as_int, player_name, plural
 
 ID = "mysterious-forest"
@@ -129,24 +129,26 @@ ACTIONS: dict[str, ActionSpec] = {
                max=MAX_BACKPACK_SIZE, optional=True)),
         label="Change the setup"),
     "start_scouting": ActionSpec("start_scouting", (), label="Start scouting"),
-    "done_looking": ActionSpec("done_looking", (_CARD,), label="Done looking"),
-    "pack": ActionSpec("pack", (_TAKE,), label="We rolled"),
+    "done_looking": ActionSpec("done_looking", (_CARD,), label="Done looking", step="card"),
+    "pack": ActionSpec("pack", (Param("roll", "int", label="Roll number", min=1, max=40), _TAKE),
+                       label="We rolled", step="roll"),
     "change_roll": ActionSpec("change_roll", (Param("roll", "int", label="Roll", min=1, max=40), _TAKE),
                               label="Change a roll"),
-    "cross": ActionSpec("cross", (_CARD,), label="Card crossed"),
+    "cross": ActionSpec("cross", (_CARD,), label="Card crossed", step="card"),
     "wanderer": ActionSpec(
         "wanderer",
-        (Param("take", "bool", label="Take the crystal weapon", default=False),
+        (_CARD,
+         Param("take", "bool", label="Take the crystal weapon", default=False),
          Param("exchange", "choice", label="The Wanderer's exchange", choices=tuple(EXCHANGES),
                optional=True)),
-        label="Meet the Wanderer"),
+        label="Meet the Wanderer", step="card"),
     "use_loki": ActionSpec("use_loki", (), label="Use a Loki token"),
     "return_loki": ActionSpec("return_loki", (), label="Take back a Loki token"),
     "use_token": ActionSpec("use_token", (), label="Use a Wanderer token"),
     "return_token": ActionSpec("return_token", (), label="Take back a Wanderer token"),
     "lay_guess": ActionSpec("lay_guess", (), label="Our guess is laid"),
     "beat_queen": ActionSpec("beat_queen", (), label="We beat the Queen"),
-    "fail": ActionSpec("fail", (_CARD,), label="We cannot cover it"),
+    "fail": ActionSpec("fail", (_CARD,), label="We cannot cover it", step="card"),
 }
 
 
@@ -416,13 +418,11 @@ def _done_looking(state: dict, params: dict, seat: int) -> None:
     _require_phase(state, PHASE_SCOUTING, "Looking at a Path card")
     current = state["scouted"] + 1
     card = params["card"]
-    if card < current:
-        raise Rejected(f"Card {card} has already been looked at: a Path card can only be "
-                       f"looked at once. Now it is card {current}.")
-    if card > current:
-        raise Rejected(f"Card {card} is not next: look at card {current} first.")
     players = state["players"]
     scout = players[scout_seat(state)]
+    require_step(card, current, f"card {card}", f"it is now card {current}, {scout} to look",
+                 past=card < current, done="has already been looked at: a Path card can only "
+                                          "be looked at once")
     state["scouted"] = current
     final = _final_position(state)
     if current < final:
@@ -450,9 +450,17 @@ def _check_loki_stack(state: dict, rolls: list[str], index: int) -> None:
 
 
 def _pack(state: dict, params: dict, seat: int) -> None:
+    named = params["roll"]
+    named_text = f"roll {named} ({state['players'][_turn_seat(state, named - 1)]})"
+    if state["phase"] == PHASE_EXPEDITION:
+        require_step(named, None, named_text, "the Backpack is full and the expedition has "
+                     "started", done="is already in the Backpack")
     _require_phase(state, PHASE_PACKING, "Filling the Backpack")
+    due = len(state["rolls"]) + 1
     take = params["took"]
     roller = state["players"][roll_seat(state)]
+    require_step(named, due, named_text, f"it is now roll {due}, {roller} to roll",
+                 past=named < due, done="is already in the Backpack")
     _check_loki_stack(state, state["rolls"] + [take], len(state["rolls"]))
     state["rolls"].append(take)
     loki, _ = TAKES[take]
@@ -504,10 +512,8 @@ def _require_jonas_on(state: dict, card: int, kinds: tuple[str, ...], doing: str
     _require_phase(state, PHASE_EXPEDITION, doing)
     jonas = state["jonas"]
     kind = _path(state)[jonas]
-    if card != jonas:
-        if card < jonas:
-            raise Rejected(f"Card {card} is already behind Jonas: he is on card {jonas}.")
-        raise Rejected(f"Jonas is on card {jonas}, not card {card}.")
+    require_step(card, jonas, f"card {card}", f"Jonas is on card {jonas}", past=card < jonas,
+                 done="is already behind Jonas")
     if kind not in kinds:
         if kind == WANDERER:
             raise Rejected("Jonas is at the Wanderer: take the crystal weapon or walk on.")
@@ -543,7 +549,7 @@ def _cross(state: dict, params: dict, seat: int) -> None:
 
 
 def _wanderer(state: dict, params: dict, seat: int) -> None:
-    _require_jonas_on(state, state["jonas"], (WANDERER,), "Meeting the Wanderer")
+    _require_jonas_on(state, params["card"], (WANDERER,), "Meeting the Wanderer")
     if not params["take"]:
         if params["exchange"]:
             raise Rejected("Walking on without the weapon gives nothing to the Wanderer.")
@@ -745,6 +751,16 @@ def timer_cue(state: dict):
     return f"scout:{card}", f"Memorize card {card} of {_final_position(state)}"
 
 
+def step_values(state: dict) -> dict:
+    """What each step-advancing action must name now: the card in play or the roll due."""
+    card = current_card(state)
+    return {"done_looking": card if state["phase"] == PHASE_SCOUTING else None,
+            "pack": len(state["rolls"]) + 1 if state["phase"] == PHASE_PACKING else None,
+            "cross": card if state["phase"] == PHASE_EXPEDITION else None,
+            "wanderer": card if state["phase"] == PHASE_EXPEDITION else None,
+            "fail": card if state["phase"] == PHASE_EXPEDITION else None}
+
+
 def current_card(state: dict) -> int | None:
     """The Path card in play: the one looked at in Phase 1, Jonas's in Phase 3."""
     if state["phase"] == PHASE_SCOUTING:
@@ -831,6 +847,7 @@ def view(state: dict, seat: int | None) -> dict:
         "game_over": phase == PHASE_OVER,
         "result": state["result"],
         "ended_at_card": state["ended_at_card"],
+        "steps": step_values(state),
         "events": list(state["events"]),
     }
 

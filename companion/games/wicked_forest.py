@@ -14,7 +14,7 @@ import json
 import random
 
 from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
-                   settle_seat)
+                   require_step, settle_seat)
 from .words import as_int, join_names, player_name, plural
 
 ID = "wicked-forest"
@@ -59,7 +59,9 @@ _FLOWERS = Param("flowers", "int", label="Flowers", min=0, max=4)
 _WITCH = Param("witch", "bool", label="Witch", default=False)
 
 ACTIONS: dict[str, ActionSpec] = {
-    "reveal": ActionSpec("reveal", (_FLOWERS, _WITCH), label="Reveal a card"),
+    "reveal": ActionSpec("reveal", (Param("card", "int", label="Forest card", min=1,
+                                          max=FOREST_SIZE), _FLOWERS, _WITCH),
+                         label="Reveal a card", step="card"),
     "choose": ActionSpec(
         "choose",
         (Param("choice", "choice", label="Choice", choices=("stay", "return")),
@@ -80,7 +82,9 @@ ACTIONS: dict[str, ActionSpec] = {
          Param("bag", "int", label="Bag", min=0, max=EXPANDED_BAG_CAPACITY),
          Param("storehouse", "int", label="Storehouse", min=0, max=99)),
         label="Correct Bag and Storehouse"),
-    "next_round": ActionSpec("next_round", (), label="Start the next round"),
+    "next_round": ActionSpec("next_round", (Param("round", "int", label="Round it starts", min=2,
+                                                  max=999),),
+                             label="Start the next round", step="round"),
     "correct_card": ActionSpec("correct_card", (_FLOWERS, _WITCH), label="Correct the last card"),
     "set_draw_pile": ActionSpec(
         "set_draw_pile",
@@ -303,14 +307,32 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     return new_state
 
 
+def step_values(state: dict) -> dict:
+    """What each step-advancing action must name now: the forest card or the round it starts."""
+    return {"reveal": len(state["cards"]) + 1 if state["phase"] == PHASE_REVEAL else None,
+            "next_round": state["round"] + 1}
+
+
+def _now_text(state: dict) -> str:
+    """Where the table is, for a refusal of an action meant for a step already gone by."""
+    if state["phase"] == PHASE_REVEAL:
+        return f"it is now round {state['round']}, card {len(state['cards']) + 1} to reveal"
+    if state["phase"] == PHASE_CHOOSE:
+        return (f"it is now round {state['round']}, card {state['decision']} waiting for "
+                "Stay or Return")
+    return f"round {state['round']}'s exploration is over: start the next round"
+
+
 def _reveal(state: dict, params: dict, seat: int) -> None:
     """Turn a forest card face up, then eliminate, return everyone, or ask for picks."""
+    named, number = params["card"], len(state["cards"]) + 1
+    if named < number:
+        require_step(named, None, f"card {named}", _now_text(state), done="is already revealed")
     if state["phase"] == PHASE_CHOOSE:
         raise Rejected("Everyone in the forest must choose Stay or Return before the next card.")
     if state["phase"] == PHASE_END:
         raise Rejected("Exploration is over for this round: start the next round first.")
-    if len(state["cards"]) >= FOREST_SIZE:
-        raise Rejected(f"Card {FOREST_SIZE} is already revealed: the forest is empty.")
+    require_step(named, number, f"card {named}", _now_text(state), past=False)
     state["cards"].append({"flowers": params["flowers"], "witch": params["witch"]})
     number = len(state["cards"])
     if witches_revealed(state) >= WITCHES_TO_ELIMINATE:
@@ -529,6 +551,9 @@ def _set_inventory(state: dict, params: dict, seat: int) -> None:
 
 def _next_round(state: dict, params: dict, seat: int) -> None:
     """Run the End Phase and start the next round with its Preparation Phase."""
+    named = params["round"]
+    require_step(named, state["round"] + 1, f"starting round {named}", _now_text(state),
+                 past=named <= state["round"], done="is already done")
     if state["phase"] != PHASE_END:
         raise Rejected("Exploration is still going on: finish this round's exploration first.")
     seat_count = _seat_count(state)
@@ -820,6 +845,7 @@ def view(state: dict, seat: int | None) -> dict:
         "discard": state["discard"],
         "run_outs": state["run_outs"],
         "boards": boards,
+        "steps": step_values(state),
         "events": list(state["events"]),
         "standings": result["standings"],
         "winners": result["winners"],

@@ -24,7 +24,7 @@ import json
 import random
 
 from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
-                   settle_seat)
+                   require_step, settle_seat)
 from .words import as_int, join_names, player_name, plural
 
 ID = "woodland-wizards"
@@ -66,15 +66,21 @@ _VALUE = Param("value", "int", label="Card value", min=0, max=99)
 _CARD_NAME = Param("name", "text", label="Card name", optional=True, default="", max_length=40)
 _PHOENIX = Param("phoenix", "bool", label="Golden Phoenix", default=False)
 _INDEX = Param("index", "int", label="Card number", min=0, max=99)
+# What the step-advancing actions name, so that a second tap cannot end the next step too.
+_BOOST_ROUND = Param("boost_round", "int", label="Boost round", min=1, max=BOOST_ROUNDS)
 
 ACTIONS: dict[str, ActionSpec] = {
     "set_phase": ActionSpec(
         "set_phase", (Param("phase", "choice", label="Phase", choices=PHASES),),
         label="Go to a phase"),
-    "next_phase": ActionSpec("next_phase", (), label="Next phase"),
-    "boost": ActionSpec("boost", (_PLAYER,), label="Play a boost"),
-    "pass_boost": ActionSpec("pass_boost", (_PLAYER,), label="Pass"),
-    "next_boost_round": ActionSpec("next_boost_round", (), label="Next Boost round"),
+    "next_phase": ActionSpec("next_phase", (Param("phase", "choice", label="Phase it ends",
+                                                  choices=PHASES),),
+                             label="Next phase", step="phase"),
+    "boost": ActionSpec("boost", (_PLAYER, _BOOST_ROUND), label="Play a boost", step="boost_round"),
+    "pass_boost": ActionSpec("pass_boost", (_PLAYER, _BOOST_ROUND), label="Pass",
+                             step="boost_round"),
+    "next_boost_round": ActionSpec("next_boost_round", (_BOOST_ROUND,), label="Next Boost round",
+                                   step="boost_round"),
     # Every phone types its own total at the same moment: these must not refuse each other.
     "enter_total": ActionSpec("enter_total", (_PLAYER, _TOTAL), label="Enter a round total",
                               commutes=True),
@@ -84,7 +90,9 @@ ACTIONS: dict[str, ActionSpec] = {
     "score_creature": ActionSpec(
         "score_creature", (_PLAYER, _VALUE, _CARD_NAME, _PHOENIX),
         label="Score the Contest Creature"),
-    "next_round": ActionSpec("next_round", (), label="Clean up and start the next round"),
+    "next_round": ActionSpec("next_round", (Param("round", "int", label="Round it starts", min=2,
+                                                  max=ROUNDS),),
+                             label="Clean up and start the next round", step="round"),
     "finish": ActionSpec("finish", (), label="End the game"),
     "add_card": ActionSpec("add_card", (_PLAYER, _VALUE, _CARD_NAME, _PHOENIX),
                            label="Add a scored card"),
@@ -459,9 +467,34 @@ def _set_phase(state: dict, params: dict, seat: int) -> None:
     _enter_phase(state, phase)
 
 
+def step_values(state: dict) -> dict:
+    """What each step-advancing action must name now: the phase, Boost round or round."""
+    boosting = state["boost_round"] if state["phase"] == PHASE_BOOST else None
+    return {"next_phase": state["phase"] if state["phase"] in PHASES else None, "boost": boosting, "pass_boost": boosting,
+            "next_boost_round": boosting,
+            "next_round": state["round"] + 1 if state["round"] < ROUNDS else None}
+
+
+def _now_text(state: dict) -> str:
+    """Where the table is, for a refusal of an action meant for a step already gone by."""
+    text = f"it is now round {state['round']}, the {PHASE_LABELS[state['phase']]} phase"
+    if state["phase"] == PHASE_BOOST:
+        text += f", Boost round {state['boost_round']}"
+    return text
+
+
+def _require_boost_round(state: dict, params: dict) -> None:
+    named = params["boost_round"]
+    require_step(named, state["boost_round"], f"Boost round {named}", _now_text(state),
+                 past=named < state["boost_round"])
+
+
 def _next_phase(state: dict, params: dict, seat: int) -> None:
     """Advance one step; Scoring moves on only once the round is settled."""
     phase = state["phase"]
+    named = params["phase"]
+    require_step(named, phase, f"the {PHASE_LABELS[named]} phase", _now_text(state),
+                 past=PHASES.index(named) < PHASES.index(phase))
     if phase in (PHASE_WANDERING, PHASE_CONTEST, PHASE_BOOST):
         _enter_phase(state, PHASES[PHASES.index(phase) + 1])
     elif phase == PHASE_SCORING:
@@ -472,7 +505,7 @@ def _next_phase(state: dict, params: dict, seat: int) -> None:
         else:
             _enter_phase(state, PHASE_CLEANUP)
     else:
-        _next_round(state, params, seat)
+        _next_round(state, {"round": state["round"] + 1}, seat)
 
 
 def _require_boost_phase(state: dict) -> None:
@@ -493,6 +526,7 @@ def _waiting_for_boosts(state: dict) -> list[int]:
 def _boost(state: dict, params: dict, seat: int) -> None:
     """Record a boost card played face down this Boost round."""
     _require_boost_phase(state)
+    _require_boost_round(state, params)
     player = params["player"]
     name = state["players"][player]
     if state["passed"][player]:
@@ -506,6 +540,7 @@ def _boost(state: dict, params: dict, seat: int) -> None:
 def _pass_boost(state: dict, params: dict, seat: int) -> None:
     """Record a pass, which lasts for the rest of this round's Boost phase."""
     _require_boost_phase(state)
+    _require_boost_round(state, params)
     player = params["player"]
     name = state["players"][player]
     if state["passed"][player]:
@@ -532,6 +567,7 @@ def _say_who_is_waiting(state: dict) -> None:
 def _next_boost_round(state: dict, params: dict, seat: int) -> None:
     """Start the next Boost round, or end the Boost phase after the third."""
     _require_boost_phase(state)
+    _require_boost_round(state, params)
     waiting = _waiting_for_boosts(state)
     if waiting:
         raise Rejected(f"{join_names(_names(state, waiting))} must boost or pass first.")
@@ -650,8 +686,10 @@ def _require_creatures_logged(state: dict) -> None:
 
 def _next_round(state: dict, params: dict, seat: int) -> None:
     """Run the Clean-up phase and start the next round."""
-    if state["round"] == ROUNDS:
-        raise Rejected("There is no Clean-up after the last round: end the game instead.")
+    named = params["round"]
+    # The last round has no next one: any round named then has already started.
+    require_step(named, step_values(state)["next_round"], f"starting round {named}",
+                 _now_text(state), past=named <= state["round"], done="is already done")
     _require_creatures_logged(state)
     seat_count = _seat_count(state)
     players = state["players"]
@@ -820,6 +858,7 @@ def view(state: dict, seat: int | None) -> dict:
         "final": _final_for_state(state),
         "final_is_preview": not game_over,
         "two_decks": seat_count >= TWO_DECKS_FROM,
+        "steps": step_values(state),
         "events": list(state["events"]),
     }
 

@@ -61,7 +61,7 @@ def games():
          "options": [{"name": p.name, "kind": p.kind, "default": p.default} for p in g.OPTIONS],
          "actions": {name: {"params": [{"name": p.name, "kind": p.kind, "min": p.min, "max": p.max,
                                           "choices": list(p.choices)} for p in spec.params],
-                            "secret": spec.secret}
+                            "secret": spec.secret, "step": spec.step}
                      for name, spec in tables.all_actions(g).items()}}
         for g in GAMES.values()
     ])

@@ -19,6 +19,7 @@ def _secret_key(instance_path: str) -> str:
     """Read the signing key from the instance folder, creating it at first start."""
     path = Path(instance_path) / "secret_key"
     if not path.exists():
+        os.makedirs(instance_path, exist_ok=True)
         path.write_text(secrets.token_hex(32))
         path.chmod(0o600)
     return path.read_text().strip()
@@ -53,7 +54,6 @@ def _trusted_proxies(config) -> int:
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__, instance_relative_config=True,
                 template_folder="../templates", static_folder="../static")
-    os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "forest-table.sqlite"),
         PUBLIC_URL=None,  # e.g. "https://games.example.org" behind a proxy

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 import click
@@ -33,6 +34,9 @@ def init_app(app) -> None:
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
     app.cli.add_command(backup_command)
+    # The default database lives in the instance folder, made at first start.
+    folder = os.path.dirname(os.path.abspath(app.config["DATABASE"]))
+    os.makedirs(folder, exist_ok=True)
     conn = store.connect(app.config["DATABASE"])
     try:
         store.init_schema(conn)

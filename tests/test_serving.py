@@ -382,7 +382,7 @@ def test_the_production_app_settles_its_memory_before_forking(tmp_path):
         gc.unfreeze()  # this test process goes on as before
 
 
-def test_the_production_config_loads():
+def test_the_production_config_loads(tmp_path):
     settings = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
     assert settings["wsgi_app"] == "companion.serving:production_app()"
     assert settings["workers"] >= 2
@@ -390,7 +390,9 @@ def test_the_production_config_loads():
     assert settings["worker_class"] == "gevent"
     assert settings["worker_connections"] >= 2000
     assert settings["preload_app"] is False  # gevent patches the library before the app loads
-    env = dict(os.environ, FOREST_TABLE_WORKERS="3", FOREST_TABLE_PORT="8123")
+    # --check-config loads the app: its database and key go to a temporary folder, never the checkout.
+    env = dict(os.environ, FOREST_TABLE_WORKERS="3", FOREST_TABLE_PORT="8123",
+               FOREST_TABLE_DATABASE=str(tmp_path / "check.sqlite"), FOREST_TABLE_SECRET_KEY="test-key")
     done = subprocess.run([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--print-config"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

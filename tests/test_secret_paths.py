@@ -201,3 +201,35 @@ def test_the_table_layer_names_what_ends_a_pick():
     revealed = wf.apply(wf.apply(before, "choose", {"choice": "stay", "decision": 2}, 0),
                         "choose", {"choice": "stay", "decision": 2}, 2)
     assert tables.dropped_picks(wf, wf.ACTIONS["choose"], before, revealed, 3) == []
+
+
+def test_a_correction_that_ends_nothing_keeps_every_pick(app, client, make_client):
+    """Only a change that closes the decision drops picks: other moves leave them alone."""
+    code, phones = table_with_phones(client, make_client)
+    reveal(phones[0], code, 3)
+    choose(phones[0], code, 0, "return")
+    assert act(phones[3], code, "set_magic", {"player": 3, "magic": 2}, seat=3).status_code == 200
+    assert act(phones[3], code, "correct_card", {"flowers": 2, "witch": False}, seat=3).status_code == 200
+    assert phones[0].get(f"/api/tables/{code}").get_json()["view"]["my_choice"] == "return"
+    assert [p for name, p in stored_params(app, code) if name == "choose"] == [
+        {"choice": "return", "decision": 1}]
+    for seat in (1, 2, 3):
+        choose(phones[seat], code, seat, "stay")
+    history = client.get(f"/api/tables/{code}").get_json()["view"]["history"]
+    assert history[0]["choices"] == ["return", "stay", "stay", "stay"]
+
+
+def test_only_the_host_frees_a_seat_and_only_a_seat_that_exists(client, make_client):
+    code, phones = table_with_phones(client, make_client)
+    resp = phones[1].delete(f"/api/tables/{code}/seats/1")
+    assert resp.status_code == 403
+    assert resp.get_json()["error"] == "Only the phone that created the table can free a seat."
+    for seat in (4, 99):
+        resp = client.delete(f"/api/tables/{code}/seats/{seat}")
+        assert resp.status_code == 400
+        assert resp.get_json()["error"] == "That seat does not exist at this table."
+    # The first seat and the last are seats like any other.
+    for seat in (0, 3):
+        assert client.delete(f"/api/tables/{code}/seats/{seat}").status_code == 200
+        assert client.get(f"/api/tables/{code}").get_json()["seats"][seat]["taken"] is False
+    assert phones[0].get(f"/api/tables/{code}").get_json()["my_seats"] == []

@@ -102,3 +102,27 @@ def test_double_tap_on_done_looking_ticks_one_card(live_server, phones):
     assert view["scouted"] == 1 and view["current_card"] == 2
     assert len(watch.posts) == 1, watch.posts
     assert watch.errors == [] and watch.failed == [], (watch.errors, watch.failed)
+
+
+def test_a_tap_refused_at_the_door_shows_why_and_keeps_the_screen(live_server, phones):
+    """A refusal answered to htmx (no swap) appears as a notice in view; the board stays."""
+    (ana,) = phones(1)
+    table = api(ana, live_server, "POST", "/api/tables", {
+        "game": "woodland-wizards", "players": ["Ana", "Ben"], "options": {"first_player": "0"}})
+    code = table["code"]
+    api(ana, live_server, "POST", f"/api/tables/{code}/seats/0")
+    watch = Watch(ana)
+    ana.goto(f"{live_server}/t/{code}")
+    before = ana.locator("#view").inner_html()
+    # A card name with a bidi override, as a pasted name might carry, sent the way a form is.
+    ana.evaluate("""code => htmx.ajax("POST", "/t/" + code + "/act", {target: "#view", values: {
+        action: "add_card", version: "0", seat: "0", player: "0", value: "3", name: "Oak\\u202eElf"}})""",
+                 code)
+    toast = ana.locator("#toast")
+    expect(toast).to_be_visible()
+    expect(toast).to_contain_text("U+202E")
+    assert ana.locator("#view").inner_html() == before
+    box = toast.bounding_box()
+    assert box["y"] + box["height"] <= 844 and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    shot(ana, "92-refused-at-the-door")
+    assert not watch.errors and not watch.failed

@@ -137,8 +137,7 @@ class TwinTables(RuleBasedStateMachine):
         assert first == second, f"a phone can tell the hidden picks apart through {label}"
 
     def observer_phones(self):
-        """Phones that hold no seat whose pick differs between the twins, plus the phone
-        passed around, whose shared screens must not tell either."""
+        """Phones that may not see any diverging pick (see `owned_views`)."""
         return [name for name in self.twins[0].phones if not self.owned_views(name)]
 
     def passed_around(self, name):

@@ -73,3 +73,58 @@ def tap(page, name, exact=False):
     page.get_by_role("button", name=name, exact=exact).click()
     expect(page.locator("#view .view")).not_to_have_attribute("data-version", shown)
     expect(page.locator(".notice.error")).to_have_count(0)
+
+
+class Watch:
+    """What a page did: its posted actions, console errors and failed requests."""
+
+    def __init__(self, page):
+        self.posts, self.errors, self.failed = [], [], []
+        page.on("request", lambda r: r.method == "POST" and self.posts.append(r.url))
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("requestfailed", lambda r: self.failed.append(f"{r.method} {r.url} {r.failure}"))
+
+    def assert_clean(self):
+        assert self.errors == [], self.errors
+        assert self.failed == [], self.failed
+
+
+PHONE_WIDTH = PHONE["viewport"]["width"]
+FIRST_SCREEN = PHONE["viewport"]["height"]
+
+
+def page_size(page):
+    """The page's full width and height in CSS pixels, as a screenshot would show them."""
+    return page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+
+
+def assert_fits_phone(page):
+    """Nothing wider than the phone: a mobile browser would zoom the whole page out to fit it."""
+    width, _ = page_size(page)
+    assert width <= PHONE_WIDTH, f"page is {width} px wide on a {PHONE_WIDTH} px phone"
+
+
+def assert_in_first_screen(page, locator):
+    """The box of `locator` lies wholly inside the first screen, with the page at its top."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    box = locator.first.bounding_box()
+    assert box is not None, f"{locator} is not on the screen"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= FIRST_SCREEN, (
+        f"{locator} spans {box['y']:.0f}-{box['y'] + box['height']:.0f} px; the first screen ends at "
+        f"{FIRST_SCREEN} px")
+
+
+def record_screen(page, name, heights_file):
+    """A full-page screenshot plus the page's height, kept in test-results for people to look at."""
+    import json
+
+    shot(page, name)
+    path = os.path.join(SHOTS, heights_file)
+    heights = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            heights = json.load(f)
+    heights[name] = page_size(page)[1]
+    with open(path, "w") as f:
+        json.dump(heights, f, indent=1, sort_keys=True)

@@ -3,21 +3,10 @@ under the finger, and the phone drops it."""
 
 import pytest
 
-from .browser import browser, live_server, phones, shot  # noqa: F401  (fixtures)
+from .browser import Watch, browser, live_server, phones, shot  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
-
-
-class Watch:
-    """What a page did: its posted actions, console errors and failed requests."""
-
-    def __init__(self, page):
-        self.posts, self.errors, self.failed = [], [], []
-        page.on("request", lambda r: r.method == "POST" and self.posts.append(r.url))
-        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.on("requestfailed", lambda r: self.failed.append(r.url))
 
 
 def api(page, base, method, path, body=None):

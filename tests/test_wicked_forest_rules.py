@@ -139,7 +139,7 @@ def test_rulebook_example_seven_flowers_shared_by_two_gives_three_each():
     assert [(entry["seat"], entry["reveal"], entry["flowers"]) for entry in state["returns"]] == [
         (0, 6, 3), (2, 6, 3)]
     assert gained_this_round(state) == [3, 0, 3]
-    assert "7 Flowers shared by 2: Ana and Cara gain 3 each (1 discarded)." in state["events"]
+    assert "7 Flowers shared by 2: Ana and Cara gain 3 Flowers each (1 discarded)." in state["events"]
     assert state["phase"] == "reveal" and state["in_forest"] == [1]
 
 
@@ -280,6 +280,21 @@ def test_second_witch_eliminates_everyone_still_inside_and_they_gain_nothing():
     assert gained_this_round(state) == [2, 0, 0]
     assert [board["forest_tiles"] for board in state["boards"]] == [0, 0, 0]
     assert "Second Witch! Ben and Cara are eliminated and gain nothing this round." in state["events"]
+
+
+def test_event_lines_agree_with_one_name_or_several():
+    # One player caught by the second Witch: the verbs agree with one name.
+    state = reveal(new_game(2), 2, witch=True)
+    state = pick(state, {0: "return", 1: "stay"})
+    state = reveal(state, 3, witch=True)
+    assert "Second Witch! Ben is eliminated and gains nothing this round." in state["events"]
+    # One Flower shared by two: "1 Flower each", never "1 each" or "1 Flowers".
+    state = pick(reveal(new_game(3), 1), {0: "return", 1: "return", 2: "stay"})
+    assert "1 Flower shared by 2: Ana and Ben gain 1 Flower each (at least 1 each)." in state["events"]
+    # Inventory mode: a single Flower beyond the Bag "goes" back.
+    state = act(new_game(2, inventory=True), "set_inventory", 0, player=0, bag=5, storehouse=0)
+    state = pick(reveal(state, 2), {0: "return", 1: "stay"})
+    assert "Ana's Bag holds only 6: 1 Flower goes back to the Supply." in state["events"]
 
 
 def test_a_single_witch_changes_nothing():

@@ -353,9 +353,9 @@ def _second_witch(state: dict) -> None:
     state["eliminated"] = sorted(state["eliminated"] + caught)
     state["in_forest"] = []
     state["picks"] = [None] * _seat_count(state)
-    verb = "is" if len(caught) == 1 else "are"
-    state["events"].append(f"Second Witch! {join_names(_names(state, caught))} {verb} eliminated "
-                           "and gain nothing this round.")
+    verbs = "is eliminated and gains" if len(caught) == 1 else "are eliminated and gain"
+    state["events"].append(f"Second Witch! {join_names(_names(state, caught))} {verbs} nothing "
+                           "this round.")
     _end_exploration(state)
 
 
@@ -382,7 +382,7 @@ def _gain_flowers(state: dict, returners: list[int], reveal_number: int) -> None
         state["events"].append(f"No Flowers are on display: {join_names(names)} gain nothing.")
     else:
         line = (f"{plural(total, 'Flower')} shared by {len(returners)}: "
-                f"{join_names(names)} gain {each} each")
+                f"{join_names(names)} gain {plural(each, 'Flower')} each")
         if discarded:
             line += f" ({discarded} discarded)"
         elif total < len(returners):
@@ -403,7 +403,8 @@ def _gain_flowers(state: dict, returners: list[int], reveal_number: int) -> None
             if each > kept:
                 state["events"].append(
                     f"{state['players'][seat]}'s Bag holds only {board['bag_capacity']}: "
-                    f"{plural(each - kept, 'Flower')} go back to the Supply.")
+                    f"{plural(each - kept, 'Flower')} {'goes' if each - kept == 1 else 'go'} back "
+                    "to the Supply.")
 
 
 def _award_forest_tiles(state: dict, seats: list[int]) -> None:

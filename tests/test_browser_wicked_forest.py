@@ -72,9 +72,9 @@ def test_three_phones_play_two_rounds(live_server, phones):
     shot(cara, "11-after-reveal")
 
     # Card 2 shows the Witch; Ben and Cara stay; card 3 is the second Witch.
-    ben.get_by_role("button", name="Witch and 1 Flowers").click()
+    ben.get_by_role("button", name="Witch and 1 Flower").click()
     expect(cara.get_by_role("button", name=re.compile("Stay"))).to_be_visible()
-    expect(ana.locator(".choose")).to_contain_text("out of the forest")
+    expect(ana.locator("[data-primary]")).to_contain_text("out of the forest")
     choose(ben, "stay")
     cara.get_by_role("button", name=re.compile("Stay")).click()
     expect(ana.locator(".forest h2")).to_have_text("Forest: 2 of 9 revealed")
@@ -89,14 +89,14 @@ def test_three_phones_play_two_rounds(live_server, phones):
     # Round 2: the leader passes to Ben; one card, everyone returns together.
     cara.get_by_role("button", name="Start round 2").click()
     for page in everyone:
-        expect(page.locator(".wf-head")).to_contain_text("Ben")
-        expect(page.locator(".wf-head .stat").first).to_contain_text("2")
+        expect(page.locator(".wf-stats")).to_contain_text("Ben")
+        expect(page.locator(".wf-stats .stat").first).to_contain_text("2")
     ben.get_by_role("button", name="2 Flowers, no Witch").click()
     choose(ana, "return")
     choose(ben, "return")
     cara.get_by_role("button", name=re.compile("Return")).click()
     for page in everyone:
-        expect(page.locator(".events")).to_contain_text("gain 1 each")
+        expect(page.locator(".events")).to_contain_text("gain 1 Flower each")
         expect(page.locator(".events")).to_contain_text("Forest Magic Tile")
     expect(ana.locator(".player").first).to_contain_text("1 Forest Magic")
     expect(ana.locator(".deck")).to_contain_text("21")
@@ -113,7 +113,7 @@ def test_one_phone_passed_around(live_server, phones):
     assert table.locator(".choice").count() == 0
     shot(table, "13-pass-the-phone-cover")
     table.get_by_role("button", name=re.compile("Hand the phone to Ana")).click()
-    expect(table.locator(".choose h2")).to_have_text("Ana: Stay or Return?")
+    expect(table.locator("[data-primary] h2")).to_have_text("Ana: Stay or Return?")
     table.get_by_role("button", name=re.compile("Return")).click()
     # Ana hides her choice herself; then the cover, where it is not left for Ben to see.
     expect(table.locator(".peek summary")).to_contain_text("Your choice is in")
@@ -121,13 +121,13 @@ def test_one_phone_passed_around(live_server, phones):
     table.get_by_role("button", name=re.compile("Done: hide my choice")).click()
     # Back on the list, Ana's seat opens only a new choice, never the old one.
     table.get_by_role("button", name=re.compile("Ana has chosen ✓")).click()
-    expect(table.locator(".choose h2")).to_have_text("Ana has chosen. Choose again?")
+    expect(table.locator("[data-primary] h2")).to_have_text("Ana has chosen. Choose again?")
     assert "You chose" not in table.locator("#view").inner_text()
     shot(table, "15-pass-the-phone-choose-again")
     table.get_by_role("button", name=re.compile("Back: keep the hidden choice")).click()
     expect(table.get_by_role("button", name=re.compile("Hand the phone to Ben"))).to_be_visible()
     assert table.locator(".choice.picked").count() == 0
-    assert "Ana has chosen" in table.locator(".choose").inner_text()
+    assert "Ana has chosen" in table.locator("[data-primary]").inner_text()
     table.get_by_role("button", name=re.compile("Hand the phone to Ben")).click()
     table.get_by_role("button", name=re.compile("Stay")).click()
     expect(table.locator(".events")).to_contain_text("Ana gains 4 Flowers.")

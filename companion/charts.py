@@ -9,9 +9,12 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 WIDTH = 340
-HEIGHT = 230
-LEFT, RIGHT, TOP, BOTTOM = 40, 14, 14, 34
+HEIGHT = 250
+LEFT, RIGHT, TOP, BOTTOM = 40, 14, 14, 54
 SERIES_STYLES = 8
+# Lines with equal values at a point are drawn this far apart (px), so none hides another.
+TIE_SPREAD = 5.0
+TIE_SPREAD_MAX = 20.0
 
 
 def nice_step(high: float, ticks: int = 4) -> int:
@@ -52,23 +55,26 @@ def line_chart(series: list[dict], x_labels: list[str], title: str, x_title: str
         parts.append(f'<line class="grid" x1="{LEFT}" y1="{y(tick):.1f}" x2="{WIDTH - RIGHT}" y2="{y(tick):.1f}"/>')
         parts.append(f'<text class="axis" x="{LEFT - 10}" y="{y(tick) + 5:.1f}" text-anchor="end">{tick}</text>')
         tick += step
-    # Label every x position when they fit, else the first, the last and a few between.
-    every = max(1, -(-count // 6))
-    for i, label in enumerate(x_labels[:count]):
-        if i % every == 0 or i == count - 1:
-            if i != count - 1 and count - 1 - i < every:
-                continue
-            # The outer labels lean inwards so that nothing is cut at the edges.
-            anchor = "middle" if count == 1 or 0 < i < count - 1 else ("start" if i == 0 else "end")
-            if count > 1 and len(label) <= 2:
-                anchor = "middle"
-            parts.append(f'<text class="axis" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 22}" '
-                         f'text-anchor="{anchor}">{escape(label)}</text>')
-    if x_title:
-        parts.append(f"<desc>{escape(x_title)}</desc>")
+    labels = list(x_labels[:count])
+    shown = _shown_positions(count, len(labels))
+    labels, axis_title = _distinct_labels(labels, shown, x_title)
+    for i in shown:
+        label = labels[i]
+        # The outer labels lean inwards so that nothing is cut at the edges.
+        anchor = "middle" if count == 1 or 0 < i < count - 1 else ("start" if i == 0 else "end")
+        if count > 1 and len(label) <= 2:
+            anchor = "middle"
+        parts.append(f'<text class="axis" x="{x(i):.1f}" y="{HEIGHT - BOTTOM + 22}" '
+                     f'text-anchor="{anchor}">{escape(label)}</text>')
+    if axis_title:
+        parts.append(f'<text class="axis-title" x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" '
+                     f'text-anchor="middle">{escape(axis_title)}</text>')
+        parts.append(f"<desc>{escape(axis_title)}. Lines with equal values are drawn side by side, "
+                     "a few pixels apart.</desc>")
+    nudges = _tie_nudges(series, count)
     for index, s in enumerate(series):
         style = f"s{index % SERIES_STYLES}"
-        points = [(x(i), y(v)) for i, v in enumerate(s["values"]) if v is not None]
+        points = [(x(i), y(v) + nudges[index][i]) for i, v in enumerate(s["values"]) if v is not None]
         if not points:
             continue
         path = " ".join(f"{px:.1f},{py:.1f}" for px, py in points)
@@ -80,6 +86,43 @@ def line_chart(series: list[dict], x_labels: list[str], title: str, x_title: str
         parts.append("</g>")
     parts.append("</svg>")
     return Markup("".join(parts))
+
+
+def _shown_positions(count: int, labelled: int) -> list[int]:
+    """Label every x position when they fit, else the first, the last and a few between."""
+    every = max(1, -(-count // 6))
+    return [i for i in range(min(count, labelled))
+            if i == count - 1 or (i % every == 0 and count - 1 - i >= every)]
+
+
+def _distinct_labels(labels: list[str], shown: list[int], x_title: str) -> tuple[list[str], str]:
+    """The x labels, numbered 1, 2, 3... instead when two shown ones would read the same
+    (several games on one day); the axis title then says which span the numbers cover."""
+    picked = [labels[i] for i in shown]
+    if len(set(picked)) == len(picked):
+        return labels, x_title
+    span = f"all {labels[0]}" if labels[0] == labels[-1] else f"{labels[0]} – {labels[-1]}"
+    return [str(i + 1) for i in range(len(labels))], f"{x_title} in order, {span}" if x_title else span
+
+
+def _tie_nudges(series: list[dict], count: int) -> list[list[float]]:
+    """Vertical offsets (px) that draw equal values side by side; a value shared with no
+    other line stays exactly where it belongs."""
+    nudges = [[0.0] * count for _ in series]
+    for i in range(count):
+        groups: dict[float, list[int]] = {}
+        for index, s in enumerate(series):
+            values = s["values"]
+            if i < len(values) and values[i] is not None:
+                groups.setdefault(values[i], []).append(index)
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            step = min(TIE_SPREAD, TIE_SPREAD_MAX / (len(members) - 1))
+            middle = (len(members) - 1) / 2
+            for rank, index in enumerate(members):
+                nudges[index][i] = (rank - middle) * step
+    return nudges
 
 
 def _marker(index: int, px: float, py: float) -> str:

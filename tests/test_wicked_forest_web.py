@@ -1,6 +1,8 @@
 """The Wicked Forest through the web layer: a whole short game, and the private screen."""
 
-from .helpers import act, hx_post, take
+import re
+
+from .helpers import act, hidden, hx_post, take
 
 
 def new_table(client, players=("Ana", "Ben")):
@@ -52,3 +54,53 @@ def test_stale_reveal_form_shows_the_notice_inline(client):
     # The same card tapped again on a form already answered: said plainly, nothing revealed.
     assert ("That was for card 1, which is already revealed; it is now round 1, card 1 waiting "
             "for Stay or Return.") in body and "Forest: 1 of 9 revealed" in body
+
+
+def board(client, code):
+    return client.get(f"/t/{code}/view", headers={"HX-Request": "true"}).get_data(as_text=True)
+
+
+def crystal_fields(html):
+    return re.search(r'<fieldset id="wf-crystal-fields"[^>]*>', html).group(0)
+
+
+def test_one_flower_reads_in_the_singular_everywhere_on_the_board(client):
+    code = new_table(client, ("Ana", "Ben", "Cara"))
+    take(client, code, 0)
+    html = board(client, code)
+    assert 'aria-label="1 Flower, no Witch"' in html and 'aria-label="Witch and 1 Flower"' in html
+    act(client, code, "reveal", {"flowers": 1, "witch": False}, seat=0)
+    html = board(client, code)
+    assert "1 Flower shown" in html and 'aria-label="Card 1: 1 Flower"' in html
+    assert re.search(r"\b1 Flowers\b", html) is None
+    decision = client.get(f"/api/tables/{code}").get_json()["view"]["decision"]
+    for seat in (1, 2):
+        other = client.application.test_client()
+        take(other, code, seat)
+        act(other, code, "choose", {"choice": "return", "decision": decision}, seat=seat)
+    act(client, code, "choose", {"choice": "stay", "decision": decision}, seat=0)
+    html = board(client, code)
+    assert "Ben and Cara gain 1 Flower each" in html
+    assert re.search(r"\b1 Flowers\b", html) is None
+
+
+def test_crystallization_fields_outlive_refreshes_until_this_phone_logs_them(client):
+    code = new_table(client)
+    take(client, code, 0)
+    html = board(client, code)
+    # Stable ids and names: a refresh brought by another phone's move keeps what is picked.
+    assert "hx-preserve" in crystal_fields(html)
+    for field in ("player", "item", "color", "magic", "spent"):
+        assert f'id="wf-crystal-{field}" name="{field}"' in html
+    fields = {"action": "crystallize", "seat": "0", "player": "0", "color": "none", "spent": "0"}
+    answer = hx_post(client, f"/t/{code}/act", dict(fields, item="cultivation", magic="4", rid="r-1",
+                                                    version=hidden(html, "version")))
+    answer = answer.get_data(as_text=True)
+    # Refused (a Cultivation tile has a colour): what was picked stays for a second try.
+    assert "has a color" in answer and "hx-preserve" in crystal_fields(answer)
+    answer = hx_post(client, f"/t/{code}/act", dict(fields, item="card", magic="4", rid="r-2",
+                                                    version=hidden(answer, "version")))
+    answer = answer.get_data(as_text=True)
+    # Logged: this phone's answer brings empty fields for the next entry.
+    assert "Ana 4" in answer and "hx-preserve" not in crystal_fields(answer)
+    assert "hx-preserve" in crystal_fields(board(client, code))

@@ -5,9 +5,10 @@ import re
 
 import pytest
 
-from .browser import (FIRST_SCREEN, Watch, assert_fits_phone, assert_in_first_screen,  # noqa: F401
-                      browser, live_server, phones, record_screen)
+from .browser import FIRST_SCREEN, Watch, assert_fits_phone, assert_in_first_screen, record_screen
+from .browser import browser, live_server, phones  # noqa: F401  (fixtures)
 from .test_browser_table import create_wicked_forest, join
+from .test_browser_timer import post_action
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -15,15 +16,6 @@ expect = pytest.importorskip("playwright.sync_api").expect
 HEIGHTS = "heights-wf.json"
 BOTTOM_BAR = 72  # the frame's sticky bar covers the last 72 px of the first screen
 LONG_NAME = "Bartholomew Featherstone"  # 24 characters, the longest name a table takes
-
-
-def post_action(page, base, code, action, params):
-    """What a phone's form does, through the JSON API with the phone's own cookies."""
-    version = page.request.get(f"{base}/api/tables/{code}").json()["version"]
-    resp = page.request.post(f"{base}/api/tables/{code}/actions",
-                             data={"action": action, "params": params, "version": version},
-                             headers={"Origin": base})
-    assert resp.ok, resp.text()
 
 
 def glance(page, watch, name):
@@ -73,7 +65,7 @@ def leader_reads_in_full(page, name):
     assert spilled == [], f"cut or spilling out of their boxes: {spilled}"
 
 
-def play_a_quick_round(pages, watches, leader_page, code, base):
+def play_a_quick_round(pages, leader_page):
     """The leader reveals one card; everyone returns at once."""
     tap(leader_page, "2 Flowers, no Witch")
     for page in pages:
@@ -201,7 +193,7 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
     glance(dora, watches[dora], "wf-11-deck-cycled")
 
     # The second run-out makes round 4 the final round.
-    play_a_quick_round(everyone, watches, cara, code, live_server)
+    play_a_quick_round(everyone, cara)
     post_action(dora, live_server, code, "set_draw_pile", {"count": 1})
     tap(dora, "Start round 4")
     for page in everyone:
@@ -210,7 +202,7 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
     glance(bart, watches[bart], "wf-12-final-round")
 
     # The final round's Exploration ends the game.
-    play_a_quick_round(everyone, watches, dora, code, live_server)
+    play_a_quick_round(everyone, dora)
     for page in everyone:
         expect(page.locator("#view .view")).to_have_attribute("data-phase", "over")
         expect(page.locator("[data-primary] h2")).to_contain_text("🏆")

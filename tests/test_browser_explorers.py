@@ -39,6 +39,15 @@ def tap(page, name):
     tap_button(page, name, exact=True)
 
 
+WATCHES = {}
+
+
+def watch(*pages):
+    """Watch each phone for console errors and failed requests from now on."""
+    for page in pages:
+        WATCHES[page] = Watch(page)
+
+
 def check_screen(page, name, heights="heights-ex.json"):
     """The phone's first screen holds its primary action above the bottom bar; nothing is
     wider than the phone, no target is small, no name is cut; a full-page shot is kept."""
@@ -52,6 +61,8 @@ def check_screen(page, name, heights="heights-ex.json"):
     assert page.evaluate(SMALL_TARGETS) == [], name
     assert page.evaluate(CUT_TEXT) == [], name
     record_screen(page, name, heights)
+    if page in WATCHES:
+        WATCHES[page].assert_clean()
 
 
 def start_table(ana, ben, cara, live_server):
@@ -75,7 +86,7 @@ def start_table(ana, ben, cara, live_server):
 def test_three_phones_play_a_game_to_victory_one_glance_at_a_time(live_server, phones):
     ana, ben, cara = phones(3)
     start_table(ana, ben, cara, live_server)
-    watches = [Watch(page) for page in (ana, ben, cara)]
+    watch(ana, ben, cara)
 
     # Setup: the checklist is open under the numbers; the first screen says who places a tile.
     expect(ben.locator("#ex-setup")).to_contain_text("Difficult Thorns card")
@@ -187,8 +198,8 @@ def test_three_phones_play_a_game_to_victory_one_glance_at_a_time(live_server, p
         expect(page.locator("[data-primary] .ex-result-title")).to_have_text("🏆 Victory!")
     check_screen(ana, "ex-11-victory")
     check_screen(cara, "ex-12-victory-cara")
-    for watch in watches:
-        watch.assert_clean()
+    for page in (ana, ben, cara):
+        WATCHES.pop(page).assert_clean()
 
 
 def test_the_boss_revealed_by_an_empty_stack_is_named_first_then_the_track_runs_out(live_server, phones):
@@ -201,7 +212,7 @@ def test_the_boss_revealed_by_an_empty_stack_is_named_first_then_the_track_runs_
     code = ana.locator(".code-big").first.inner_text().strip()
     ana.get_by_role("button", name="I am Ana").click()
     join(ben, live_server, code, "Ben")
-    watches = [Watch(ana), Watch(ben)]
+    watch(ana, ben)
 
     # Phase 1 with the stack corrected to nothing: the tile due reveals the Boss.
     for left in range(21, -1, -1):
@@ -231,8 +242,8 @@ def test_the_boss_revealed_by_an_empty_stack_is_named_first_then_the_track_runs_
         expect(page.locator("[data-primary] .ex-result-title")).to_have_text("💀 Defeat")
         expect(page.locator("[data-primary]")).to_contain_text("last space of its track (3)")
     check_screen(ben, "ex-22-defeat")
-    for watch in watches:
-        watch.assert_clean()
+    for page in (ana, ben):
+        WATCHES.pop(page).assert_clean()
 
 
 @pytest.mark.xfail(strict=False, reason="needs the table page's morphing refresh, which keeps "

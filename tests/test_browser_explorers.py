@@ -15,11 +15,11 @@ expect = pytest.importorskip("playwright.sync_api").expect
 BOTTOM_BAR = 72  # the frame's bottom bar: the primary action ends above it
 LONG_NAME = "Cara-Philippa Montgomery"
 SMALL_TARGETS = """() => [...document.querySelectorAll(
-    '#view button, #view summary, #view a.btn, #view select, #view input:not([type=hidden])')]
+    'main button, main summary, main a.btn, main select, main input:not([type=hidden])')]
   .filter(e => e.getClientRects().length && !e.closest('.table-foot'))
   .map(e => [Math.round(e.getBoundingClientRect().height), (e.textContent || e.getAttribute('aria-label') || '').trim()])
   .filter(([height]) => height < 44)"""
-CUT_TEXT = """() => [...document.querySelectorAll('#view [data-primary] *, #view .ex-numbers *, #view .ex-panel > summary *')]
+CUT_TEXT = """() => [...document.querySelectorAll('[data-primary] *, .ex-numbers *, .camp-heroes *, .ex-panel > summary *')]
   .filter(e => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')
   .map(e => e.textContent.trim())"""
 

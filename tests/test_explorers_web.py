@@ -144,12 +144,16 @@ def board_of(html):
     return html.split('<footer class="table-foot">')[0]
 
 
+def first_part(html):
+    """What the board shows before its numbers: this phone's move, or whose turn it is."""
+    return board_of(html).split('class="stat-row')[0]
+
+
 def assert_board_contract(html):
     """This phone's move first, then the numbers, everything else in panels with their own ids."""
     board = board_of(html)
     assert board.count("data-primary") == 1
-    primary = board.index("data-primary")
-    assert primary < board.index('class="stat-row') < board.index('<details class="panel')
+    assert board.index("data-primary") < board.index('class="stat-row') < board.index('<details class="panel')
     # Nothing but the numbers and a chapter's numbers between the move and the panels.
     ids = re.findall(r'<details class="panel[^"]*" id="([^"]+)"', board)
     assert ids and len(ids) == len(set(ids)) == board.count('<details class="panel')
@@ -189,9 +193,8 @@ def test_the_classic_board_puts_the_move_first_at_every_step_and_only_the_seat_h
     ben_page = ben.get(f"/t/{code}").get_data(as_text=True)
     for html in (ana_page, ben_page):
         assert_board_contract(html)
-    primary = lambda html: board_of(html).split('class="stat-row')[0]  # noqa: E731
-    assert "End Xylia&#39;s turn" in primary(ana_page) and 'id="ex-act-for"' not in ana_page
-    assert "End Xylia&#39;s turn" not in primary(ben_page) and 'id="ex-act-for"' in ben_page
+    assert "End Xylia&#39;s turn" in first_part(ana_page) and 'id="ex-act-for"' not in ana_page
+    assert "End Xylia&#39;s turn" not in first_part(ben_page) and 'id="ex-act-for"' in ben_page
     # A Boss revealed by the empty stack is named first, before anything else.
     act(client, code, "set_stack", {"stack": 0}, seat=0)
     act(client, code, "end_turn", {}, seat=0)
@@ -199,4 +202,20 @@ def test_the_classic_board_puts_the_move_first_at_every_step_and_only_the_seat_h
     act(client, code, "end_round", {}, seat=0)
     ana_page = client.get(f"/t/{code}").get_data(as_text=True)
     assert_board_contract(ana_page)
-    assert "The Boss is revealed!" in primary(ana_page) and 'id="ex-boss-choice"' in primary(ana_page)
+    assert "The Boss is revealed!" in first_part(ana_page) and 'id="ex-boss-choice"' in first_part(ana_page)
+
+
+def test_xylias_extra_tile_is_asked_first_on_her_players_phone(client, make_client):
+    code = new_table(client)
+    take(client, code, 0)
+    ben = make_client()
+    take(ben, code, 1)
+    act(client, code, "set_powers", {"hero": "xylia", "powers": 1}, seat=0)
+    act(client, code, "place_tile", {"kind": "growth"}, seat=0)
+    act(ben, code, "place_tile", {"kind": "growth"}, seat=1)
+    ana_page, ben_page = (c.get(f"/t/{code}").get_data(as_text=True) for c in (client, ben))
+    for html in (ana_page, ben_page):
+        assert_board_contract(html)
+    first = first_part(ana_page)
+    assert "your choice:" in first and "No extra tile: start the Adventure" in first
+    assert "No extra tile: start the Adventure" not in board_of(ben_page)

@@ -57,6 +57,7 @@ def check_screen(page, name, heights="heights-ex.json"):
     box = primary.bounding_box()
     assert box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR, (
         f"{name}: the primary action ends at {box['y'] + box['height']:.0f} px")
+    print(f"PRIMARY {name} {box['y'] + box['height']:.0f}")
     assert_fits_phone(page)
     assert page.evaluate(SMALL_TARGETS) == [], name
     assert page.evaluate(CUT_TEXT) == [], name
@@ -65,27 +66,30 @@ def check_screen(page, name, heights="heights-ex.json"):
         WATCHES[page].assert_clean()
 
 
-def start_table(ana, ben, cara, live_server):
-    ana.goto(live_server + "/")
-    ana.get_by_role("link", name=re.compile("Explorers of the Woodlands")).click()
-    for i, name in enumerate(["Ana", "Ben", LONG_NAME], start=1):
-        ana.get_by_label(f"Player {i}", exact=True).fill(name)
-    for i, hero in enumerate(["xylia", "klethor", "shavi"], start=1):
-        ana.get_by_label(f"Player {i}'s Hero").select_option(hero)
-    ana.locator(".seg", has_text="Difficult").click()
-    ana.get_by_label("Enraged Bosses card").check()
-    ana.get_by_role("button", name="Create the table").click()
-    code = ana.locator(".code-big").first.inner_text().strip()
-    ana.get_by_role("button", name="I am Ana").click()
-    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
-    join(ben, live_server, code, "Ben")
-    join(cara, live_server, code, LONG_NAME)
+def start_table(live_server, pages, names, heroes=("xylia", "klethor", "shavi", "bethras"),
+                harder=False):
+    """The first phone creates the table and takes the first seat; each other phone joins."""
+    host = pages[0]
+    host.goto(live_server + "/")
+    host.get_by_role("link", name=re.compile("Explorers of the Woodlands")).click()
+    for i, (name, hero) in enumerate(zip(names, heroes), start=1):
+        host.get_by_label(f"Player {i}", exact=True).fill(name)
+        host.get_by_label(f"Player {i}'s Hero").select_option(hero)
+    if harder:
+        host.locator(".seg", has_text="Difficult").click()
+        host.get_by_label("Enraged Bosses card").check()
+    host.get_by_role("button", name="Create the table").click()
+    code = host.locator(".code-big").first.inner_text().strip()
+    host.get_by_role("button", name=f"I am {names[0]}").click()
+    expect(host.locator(".seat-chip.mine")).to_contain_text(names[0])
+    for page, name in zip(pages[1:], names[1:]):
+        join(page, live_server, code, name)
     return code
 
 
 def test_three_phones_play_a_game_to_victory_one_glance_at_a_time(live_server, phones):
     ana, ben, cara = phones(3)
-    start_table(ana, ben, cara, live_server)
+    start_table(live_server, (ana, ben, cara), ("Ana", "Ben", LONG_NAME), harder=True)
     watch(ana, ben, cara)
 
     # Setup: the checklist is open under the numbers; the first screen says who places a tile.
@@ -204,14 +208,7 @@ def test_three_phones_play_a_game_to_victory_one_glance_at_a_time(live_server, p
 
 def test_the_boss_revealed_by_an_empty_stack_is_named_first_then_the_track_runs_out(live_server, phones):
     ana, ben = phones(2)
-    ana.goto(live_server + "/")
-    ana.get_by_role("link", name=re.compile("Explorers of the Woodlands")).click()
-    ana.get_by_label("Player 1", exact=True).fill("Ana")
-    ana.get_by_label("Player 2", exact=True).fill("Ben")
-    ana.get_by_role("button", name="Create the table").click()
-    code = ana.locator(".code-big").first.inner_text().strip()
-    ana.get_by_role("button", name="I am Ana").click()
-    join(ben, live_server, code, "Ben")
+    start_table(live_server, (ana, ben), ("Ana", "Ben"))
     watch(ana, ben)
 
     # Phase 1 with the stack corrected to nothing: the tile due reveals the Boss.
@@ -250,15 +247,8 @@ def test_the_boss_revealed_by_an_empty_stack_is_named_first_then_the_track_runs_
                    "open panels open by their ids")
 def test_a_panel_open_on_one_phone_stays_open_while_another_phone_plays(live_server, phones):
     ana, ben = phones(2)
-    ana.goto(live_server + "/")
-    ana.get_by_role("link", name=re.compile("Explorers of the Woodlands")).click()
-    ana.get_by_label("Player 1", exact=True).fill("Ana")
-    ana.get_by_label("Player 2", exact=True).fill("Ben")
-    ana.get_by_role("button", name="Create the table").click()
-    code = ana.locator(".code-big").first.inner_text().strip()
-    ana.get_by_role("button", name="I am Ana").click()
-    join(ben, live_server, code, "Ben")
-    watch = Watch(ben)
+    start_table(live_server, (ana, ben), ("Ana", "Ben"))
+    watched = Watch(ben)
     klethor = hero_panel(ben, "Klethor")
     open_panel(ben, klethor)
     klethor.locator("details.fix summary").click()
@@ -268,4 +258,4 @@ def test_a_panel_open_on_one_phone_stays_open_while_another_phone_plays(live_ser
     expect(ben.locator("[data-primary] .turn-big")).to_have_text("🌲 Ben")
     expect(klethor).to_have_attribute("open", "")
     expect(klethor.locator("details.fix")).to_have_attribute("open", "")
-    watch.assert_clean()
+    watched.assert_clean()

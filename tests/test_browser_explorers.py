@@ -57,7 +57,6 @@ def check_screen(page, name, heights="heights-ex.json"):
     box = primary.bounding_box()
     assert box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR, (
         f"{name}: the primary action ends at {box['y'] + box['height']:.0f} px")
-    print(f"PRIMARY {name} {box['y'] + box['height']:.0f}")
     assert_fits_phone(page)
     assert page.evaluate(SMALL_TARGETS) == [], name
     assert page.evaluate(CUT_TEXT) == [], name

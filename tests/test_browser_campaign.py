@@ -116,7 +116,8 @@ def test_a_chapter_won_carries_over_and_a_chapter_lost_starts_again(live_server,
     expect(ben.locator("#camp-enraged summary")).to_contain_text("1")
     check_screen(ben, "campaign-05-page-chapter-2", HEIGHTS)
     ben.reload()  # a reload draws nothing again
-    expect(ben.locator("#camp-awakens p")).to_have_count(1)
+    expect(ben.locator(".camp-awakens-last")).to_contain_text("Snakes were defeated most (1)")
+    expect(ben.locator("#camp-awakens")).to_have_count(0)
 
     ben.get_by_role("button", name=re.compile("Start chapter 2")).click()
     code2 = ben.locator(".code-big").first.inner_text().strip()

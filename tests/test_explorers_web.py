@@ -185,7 +185,10 @@ def test_the_classic_board_puts_the_move_first_at_every_step_and_only_the_seat_h
     ana_page = client.get(f"/t/{code}").get_data(as_text=True)
     assert_board_contract(ana_page)
     assert "Ana placed a tile" in board_of(ana_page)
-    assert "Ana placed a tile" not in board_of(ben.get(f"/t/{code}").get_data(as_text=True))
+    # Ben's phone says whose tile it is; Ana's button is one tap away there, for a quiet phone.
+    ben_page = ben.get(f"/t/{code}").get_data(as_text=True)
+    assert "Ana placed a tile" not in first_part(ben_page)
+    assert "Ana placed a tile" in ben_page.split('id="ex-act-for"')[1]
     act(client, code, "place_tile", {"kind": "growth"}, seat=0)
     act(ben, code, "place_tile", {"kind": "growth"}, seat=1)
     # Xylia's turn: Ana's phone has the buttons; Ben's has them one tap away, in a panel.
@@ -218,4 +221,23 @@ def test_xylias_extra_tile_is_asked_first_on_her_players_phone(client, make_clie
         assert_board_contract(html)
     first = first_part(ana_page)
     assert "your choice:" in first and "No extra tile: start the Adventure" in first
-    assert "No extra tile: start the Adventure" not in board_of(ben_page)
+    assert "No extra tile: start the Adventure" not in first_part(ben_page)
+
+
+def test_the_campaign_page_says_the_latest_awakening_first_and_keeps_the_earlier_in_a_panel(app, client):
+    ok = client.post("/campaigns", data={"name": "Two draws", "player0": "Ana", "player1": "Ben",
+                                         "hero_1": "xylia", "hero_2": "shavi"})
+    campaign_id = int(ok.headers["Location"].rsplit("/", 1)[1])
+    draw = {"counts": {"snake": 2}, "how": "most", "among": []}
+    with app.app_context():
+        conn = get_db()
+        row = store.get_campaign(conn, campaign_id)
+        recorded = {"1": {"chapter": 1, "draw": {**draw, "type": "snake"}},
+                    "2": {"chapter": 2, "draw": {**draw, "type": "plant", "counts": {"plant": 3}}}}
+        store.save_campaign(conn, campaign_id, {**row.state, "chapter": 3, "recorded": recorded})
+    html = client.get(f"/campaigns/{campaign_id}").get_data(as_text=True)
+    assert_board_contract(html)
+    latest = html.split('class="camp-latest camp-awakens-last">')[1].split("</p>")[0]
+    assert "Plants were defeated most (3)" in latest
+    earlier = html.split('id="camp-awakens"')[1].split("</details>")[0]
+    assert "After chapter 1:</b> The Forest Awakens: Snakes" in earlier and "Plants" not in earlier

@@ -28,8 +28,19 @@ def hero_panel(page, label):
     return page.locator("details.hero-card", has=page.locator(".hero-name", has_text=label))
 
 
+def caught_up(page):
+    """Wait until a table page shows the table's latest version: no refresh is on its way that
+    could replace the board between two taps."""
+    base, rest = page.url.split("/t/", 1)
+    code = rest.split("?")[0].split("/")[0]
+    version = page.request.get(f"{base}/api/tables/{code}").json()["version"]
+    expect(page.locator("#view .view")).to_have_attribute("data-version", str(version))
+
+
 def open_panel(page, panel):
     """Open a closed panel by its summary, as a thumb would."""
+    if "/t/" in page.url:
+        caught_up(page)
     if panel.get_attribute("open") is None:
         panel.locator(":scope > summary").first.click()
     expect(panel).to_have_attribute("open", "")

@@ -62,7 +62,9 @@ def phones(browser):
 
 def shot(page, name):
     os.makedirs(SHOTS, exist_ok=True)
-    page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+    # caret="initial": hiding the caret leaves style="" on every input, which htmx then copies
+    # onto the next swap's inputs with the same id, against the page's style-src policy.
+    page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True, caret="initial")
 
 
 def tap(page, name, exact=False):

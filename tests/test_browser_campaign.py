@@ -1,111 +1,153 @@
-"""An Explorers campaign on two phones: chapter 1 played to a win, The Forest Awakens, and
-chapter 2 started with what the Heroes carried over."""
+"""An Explorers campaign of four Heroes on two phones at 390x844: chapter 1 played to a win through its ambush,
+The Forest Awakens, the campaign page, chapter 2 lost and restarted after the discards. At
+every screen the first screen holds what to do now and the numbers; the rest is in panels."""
 
 import re
 
 import pytest
 
-from .browser import browser, live_server, phones, shot  # noqa: F401  (fixtures)
+from .browser import browser, live_server, phones  # noqa: F401  (fixtures)
+from .test_browser_explorers import WATCHES, check_screen, open_panel, watch
 from .test_browser_table import join
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
-
-
-def hero_card(page, label):
-    return page.locator("article.hero-card", has=page.locator(".hero-name", has_text=label))
+HEIGHTS = "heights-campaign.json"
+PLAYERS = ("Ana", "Bartholomew-Alexander", "Cara", "Dan")
 
 
 def quest_row(page, label):
     return page.locator(".quest-row", has=page.locator(".monster-name", has_text=label))
 
 
+def chapter_panel(page):
+    return page.locator("#ex-chapter")
+
+
+def left_table(page):
+    """Leaving a table page ends its live stream: the browser reports that request as aborted,
+    and the stream's closing may be logged as an error event on its way out."""
+    watched = WATCHES[page]
+    watched.failed = [f for f in watched.failed if not ("/events?" in f and "ERR_ABORTED" in f)]
+    watched.errors = [e for e in watched.errors if e != "[object Event]"]
+
+
 def plus(page, label, to):
-    """Tap a chapter counter's + and wait until the phone shows the new value."""
+    """Tap a chapter counter's + (in the chapter's panel) and wait for the new value."""
+    open_panel(page, chapter_panel(page))
     page.get_by_role("button", name=f"{label} plus one").click()
     expect(quest_row(page, label).locator(".step-value")).to_contain_text(str(to))
 
 
-def test_a_chapter_won_carries_over_into_the_next(live_server, phones):
+def test_a_chapter_won_carries_over_and_a_chapter_lost_starts_again(live_server, phones):
     ana, ben = phones(2)
     ana.goto(live_server + "/")
     ana.get_by_role("link", name=re.compile("Explorers campaigns")).click()
-    ana.get_by_label("Campaign name").fill("Winter Woods")
+    ana.get_by_label("Campaign name").fill("The Winter Woods of the Long Night")
     ana.get_by_label("Player 1", exact=True).fill("Ana")
-    ana.get_by_label("Player 2", exact=True).fill("Ben")
-    ana.get_by_label("Player 1's Hero").select_option("xylia")
-    ana.get_by_label("Player 2's Hero").select_option("klethor")
-    shot(ana, "60-campaign-new")
+    # Four Heroes, two of them played from the two phones' seats without a phone of their own.
+    for i, (name, hero) in enumerate(zip(PLAYERS, ("xylia", "klethor", "shavi", "bethras")), start=1):
+        ana.get_by_label(f"Player {i}", exact=True).fill(name)
+        ana.get_by_label(f"Player {i}'s Hero").select_option(hero)
     ana.get_by_role("button", name="Begin the campaign").click()
-    expect(ana.locator(".turn-big")).to_have_text("Chapter 1")
+    watch(ana, ben)
+    expect(ana.locator("[data-primary] .turn-big")).to_have_text("Chapter 1")
+    check_screen(ana, "campaign-01-page-new", HEIGHTS)
     ana.get_by_role("button", name=re.compile("Start chapter 1")).click()
     code = ana.locator(".code-big").first.inner_text().strip()
     ana.get_by_role("button", name="I am Ana").click()
-    join(ben, live_server, code, "Ben")
+    join(ben, live_server, code, "Bartholomew-Alexander")
 
-    # The chapter's own setup and counters are on every phone.
+    # The chapter's title and numbers are under the board's own; its setup is open at first.
     for page in (ana, ben):
-        expect(page.locator(".quest h2")).to_have_text("Mushrooms for the Elder")
-        expect(page.locator(".ex-setup")).to_contain_text("6 Mushroom and 2 Empty Vial")
-    expect(ben.locator(".ex-boss")).to_have_count(0)  # no Boss in chapter 1
-    shot(ben, "61-campaign-chapter-1")
+        expect(page.locator(".quest-title")).to_have_text("Mushrooms for the Elder")
+        expect(page.locator("#ex-setup")).to_contain_text("6 Mushroom and 2 Empty Vial")
+    expect(ben.locator("#ex-boss")).to_have_count(0)  # no Boss in chapter 1
+    check_screen(ben, "campaign-02-chapter-1", HEIGHTS)
 
-    hero_card(ana, "Xylia").get_by_label("Loot card for Xylia").fill("Healing Potion")
-    hero_card(ana, "Xylia").get_by_role("button", name="Add").click()
-    expect(hero_card(ben, "Xylia").locator(".loot-card")).to_contain_text("Healing Potion")
+    open_panel(ana, ana.locator("#ex-hero-xylia"))
+    ana.get_by_label("Loot card for Xylia").fill("Healing Potion of the Old Oak")
+    ana.locator("#ex-hero-xylia").get_by_role("button", name="Add").click()
+    expect(ben.locator("#ex-hero-xylia .loot-card")).to_contain_text("Healing Potion")
     for colour in "ABC":
         plus(ana, f"Mushrooms, colour {colour}", 1)
         plus(ben, f"Mushrooms, colour {colour}", 2)
     plus(ana, "Empty vials", 1)
     plus(ana, "Empty vials", 2)
     # Too few orbs for a potion: refused with the cost.
+    open_panel(ana, chapter_panel(ana))
     ana.get_by_role("button", name="Xylia concocts a potion").click()
-    expect(ana.locator(".notice.error")).to_have_text("A potion costs 2 orbs; Xylia has 0.")
+    expect(ana.get_by_role("alert")).to_contain_text("A potion costs 2 orbs; Xylia has 0.")
     for orbs in range(1, 5):
-        hero_card(ana, "Xylia").get_by_role("button", name="Xylia orbs plus one").click()
-        expect(hero_card(ana, "Xylia").locator(".orb-row .step-value")).to_have_text(f"{orbs} 🔵")
-    ana.get_by_role("button", name="Xylia concocts a potion").click()
-    expect(ben.locator(".quest .ex-stats .stat b").first).to_have_text("1/2")
-    ana.get_by_role("button", name="Xylia concocts a potion").click()
-    # The ambush: 1 Monster plus 1 per Hero on the Campfire.
-    expect(ben.locator(".quest")).to_contain_text("Ambush!")
-    expect(quest_row(ben, "Monsters on the Campfire").locator(".step-value")).to_have_text("3")
-    shot(ben, "62-campaign-ambush")
+        open_panel(ana, ana.locator("#ex-hero-xylia"))
+        ana.get_by_role("button", name="Xylia orbs plus one").click()
+        expect(ana.locator(".ex-hero-stat.hero-xylia .ex-orbs")).to_have_text(f"{orbs}🔵")
+    for potions in (1, 2):
+        open_panel(ana, chapter_panel(ana))
+        ana.get_by_role("button", name="Xylia concocts a potion").click()
+        expect(ben.locator(".ex-chapter-strip .stat b").first).to_have_text(f"{potions}/2")
+    # The ambush: 1 Monster plus 1 per Hero on the Campfire, said under the numbers.
+    expect(ben.locator(".ex-chapter-strip")).to_contain_text("Ambush!")
+    expect(ben.locator(".ex-chapter-strip .stat b").nth(2)).to_have_text("5")
+    check_screen(ben, "campaign-03-ambush", HEIGHTS)
+    open_panel(ben, ben.locator("#ex-monsters"))
     ben.get_by_role("button", name="Snake defeated plus one").click()
-    expect(ana.locator(".monster-row", has_text="Snake").locator(".step-value")).to_have_text("1")
-    for left in (2, 1, 0):
+    expect(ana.locator("#ex-monsters summary b")).to_have_text("1")
+    for left in (4, 3, 2, 1, 0):
+        open_panel(ben, chapter_panel(ben))
         ben.get_by_role("button", name="Monsters on the Campfire minus one").click()
         if left:
-            expect(quest_row(ben, "Monsters on the Campfire").locator(".step-value")).to_have_text(
-                str(left))
+            expect(ben.locator(".ex-chapter-strip .stat b").nth(2)).to_have_text(str(left))
 
-    # Won: recorded in the campaign, The Forest Awakens shown on both phones.
+    # Won: the result and the way back to the campaign are the first thing on both phones.
     for page in (ana, ben):
-        expect(page.locator(".ex-result-title")).to_have_text("🏆 Victory!")
-        expect(page.locator(".camp-result")).to_contain_text(
+        expect(page.locator("[data-primary] .ex-result-title")).to_have_text("🏆 Victory!")
+        expect(page.locator("[data-primary] .camp-result")).to_contain_text(
             "Snakes were defeated most (1) and become Enraged.")
-    shot(ana, "63-campaign-chapter-1-won")
+    check_screen(ana, "campaign-04-chapter-1-won", HEIGHTS)
 
     ben.get_by_role("link", name="📜 Back to the campaign").click()
-    expect(ben.locator(".turn-big")).to_have_text("Chapter 2")
-    expect(ben.locator(".camp-awakens")).to_contain_text("Snakes were defeated most (1)")
-    expect(hero_card(ben, "Xylia")).to_contain_text("Healing Potion")
-    expect(ben.get_by_label("Enraged Monsters")).to_contain_text("Snake")
-    shot(ben, "64-campaign-page")
+    left_table(ben)
+    expect(ben.locator("[data-primary] .turn-big")).to_have_text("Chapter 2")
+    expect(ben.locator(".camp-awakens-last")).to_contain_text("Snakes were defeated most (1)")
+    expect(ben.locator(".camp-heroes .hero-xylia")).to_contain_text("🎒 1")
+    open_panel(ben, ben.locator("#camp-loot"))
+    expect(ben.locator("#camp-loot")).to_contain_text("Healing Potion")
+    expect(ben.locator("#camp-enraged summary")).to_contain_text("1")
+    check_screen(ben, "campaign-05-page-chapter-2", HEIGHTS)
     ben.reload()  # a reload draws nothing again
-    expect(ben.locator(".camp-awakens p")).to_have_count(1)
+    expect(ben.locator(".camp-awakens-last")).to_contain_text("Snakes were defeated most (1)")
+    expect(ben.locator("#camp-awakens")).to_have_count(0)
 
     ben.get_by_role("button", name=re.compile("Start chapter 2")).click()
     code2 = ben.locator(".code-big").first.inner_text().strip()
     assert code2 != code
-    ben.get_by_role("button", name="I am Ben").click()
+    ben.get_by_role("button", name="I am Bartholomew-Alexander").click()
     join(ana, live_server, code2, "Ana")
+    left_table(ana)
     for page in (ana, ben):
-        expect(page.locator(".quest h2")).to_have_text("Tree of Life (part 1)")
-        expect(hero_card(page, "Xylia").locator(".loot-card")).to_contain_text("Healing Potion")
-        expect(hero_card(page, "Xylia").locator(".orb-row .step-value")).to_have_text("0 🔵")
-        expect(page.locator(".monster-row", has_text="Snake")).to_contain_text("Enraged")
-    expect(ana.locator(".quest .ex-stats")).to_contain_text("15")
-    plus(ana, "Orb markers lost", 1)
-    expect(ben.locator(".quest")).to_contain_text("1 lost (4 lost is defeat)")
-    shot(ana, "65-campaign-chapter-2")
+        expect(page.locator(".quest-title")).to_have_text("Tree of Life (part 1)")
+        expect(page.locator("#ex-hero-xylia .loot-card")).to_contain_text("Healing Potion")
+        expect(page.locator(".ex-hero-stat.hero-xylia .ex-orbs")).to_have_text("0🔵")
+        expect(page.locator("#ex-monsters .monster-row", has_text="Snake")).to_contain_text("Enraged")
+    expect(ana.locator(".ex-chapter-strip .stat b").nth(1)).to_have_text("18")
+    check_screen(ana, "campaign-06-chapter-2", HEIGHTS)
+
+    # Four Orb markers lost: the chapter is lost, and the campaign page asks for the discards.
+    for lost in (1, 2, 3):
+        plus(ana, "Orb markers lost", lost)
+    open_panel(ana, chapter_panel(ana))
+    ana.get_by_role("button", name="Orb markers lost plus one").click()
+    expect(ben.locator("[data-primary] .ex-result-title")).to_have_text("💀 Defeat")
+    check_screen(ben, "campaign-07-chapter-2-lost", HEIGHTS)
+    ben.get_by_role("link", name="📜 Back to the campaign").click()
+    left_table(ben)
+    expect(ben.locator("[data-primary]")).to_contain_text("Chapter 2 was lost.")
+    expect(ben.get_by_label("Xylia discards")).to_have_value("0")
+    expect(ben.locator(".camp-discards .row")).to_have_count(4)
+    check_screen(ben, "campaign-08-discards", HEIGHTS)
+    ben.get_by_role("button", name="Discard and restart chapter 2").click()
+    expect(ben.locator("[data-primary]")).to_contain_text("Start chapter 2")
+    expect(ben.locator(".camp-heroes .hero-xylia")).to_contain_text("🎒 0")
+    for page in (ana, ben):
+        WATCHES.pop(page).assert_clean()

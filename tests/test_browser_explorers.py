@@ -1,123 +1,271 @@
-"""Explorers of the Woodlands: two phones play until the Boss's threat track runs out."""
+"""Explorers of the Woodlands on three phones at 390x844: at every phase the first screen holds
+what this phone does now (or whose turn it is) and the numbers; the rest is in panels."""
 
 import re
 
 import pytest
 
-from .browser import browser, live_server, phones, shot, tap as tap_button  # noqa: F401  (fixtures)
+from .browser import (FIRST_SCREEN, Watch, assert_fits_phone, assert_in_first_screen,  # noqa: F401
+                      browser, live_server, phones, record_screen, tap as tap_button)
 from .test_browser_table import join
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
 
+BOTTOM_BAR = 72  # the frame's bottom bar: the primary action ends above it
+LONG_NAME = "Cara-Philippa Montgomery"
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'main button, main summary, main a.btn, main select, main input:not([type=hidden])')]
+  .filter(e => e.getClientRects().length && !e.closest('.table-foot'))
+  .map(e => [Math.round(e.getBoundingClientRect().height), (e.textContent || e.getAttribute('aria-label') || '').trim()])
+  .filter(([height]) => height < 44)"""
+CUT_TEXT = """() => [...document.querySelectorAll('[data-primary] *, .ex-numbers *, .camp-heroes *, .ex-panel > summary *')]
+  .filter(e => e.getClientRects().length && e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')
+  .map(e => e.textContent.trim())"""
 
-def hero_card(page, label):
-    return page.locator("article.hero-card", has=page.locator(".hero-name", has_text=label))
+
+def hero_panel(page, label):
+    return page.locator("details.hero-card", has=page.locator(".hero-name", has_text=label))
+
+
+def caught_up(page):
+    """Wait until a table page shows the table's latest version: no refresh is on its way that
+    could replace the board between two taps."""
+    base, rest = page.url.split("/t/", 1)
+    code = rest.split("?")[0].split("/")[0]
+    version = page.request.get(f"{base}/api/tables/{code}").json()["version"]
+    expect(page.locator("#view .view")).to_have_attribute("data-version", str(version))
+
+
+def open_panel(page, panel):
+    """Open a closed panel by its summary, as a thumb would."""
+    if "/t/" in page.url:
+        caught_up(page)
+    if panel.get_attribute("open") is None:
+        panel.locator(":scope > summary").first.click()
+    expect(panel).to_have_attribute("open", "")
 
 
 def tap(page, name):
     tap_button(page, name, exact=True)
 
 
-def test_two_phones_play_until_the_threat_track_is_lost(live_server, phones):
-    ana, ben = phones(2)
-    ana.goto(live_server + "/")
-    ana.get_by_role("link", name=re.compile("Explorers of the Woodlands")).click()
-    ana.get_by_label("Player 1", exact=True).fill("Ana")
-    ana.get_by_label("Player 2", exact=True).fill("Ben")
-    ana.get_by_label("Player 1's Hero").select_option("xylia")
-    ana.get_by_label("Player 2's Hero").select_option("klethor")
-    ana.locator(".seg", has_text="Difficult").click()
-    ana.get_by_label("Enraged Bosses card").check()
-    shot(ana, "30-ex-setup-form")
-    ana.get_by_role("button", name="Create the table").click()
-    code = ana.locator(".code-big").first.inner_text().strip()
-    ana.get_by_role("button", name="I am Ana").click()
-    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
-    join(ben, live_server, code, "Ben")
+WATCHES = {}
 
-    # Round 1, Phase 1: the setup checklist follows the choices; Ana then Ben place a tile.
-    expect(ben.locator(".ex-setup")).to_contain_text("Difficult Thorns card")
-    expect(ben.locator(".ex-setup")).to_contain_text("Enraged Bosses card")
-    expect(ben.locator(".turn-big")).to_have_text("🌲 Ana")
-    shot(ben, "31-ex-round-1-growth")
+
+def watch(*pages):
+    """Watch each phone for console errors and failed requests from now on."""
+    for page in pages:
+        WATCHES[page] = Watch(page)
+
+
+def check_screen(page, name, heights="heights-ex.json"):
+    """The phone's first screen holds its primary action above the bottom bar; nothing is
+    wider than the phone, no target is small, no name is cut; a full-page shot is kept."""
+    primary = page.locator("[data-primary]")
+    expect(primary).to_have_count(1)
+    assert_in_first_screen(page, primary)
+    box = primary.bounding_box()
+    assert box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR, (
+        f"{name}: the primary action ends at {box['y'] + box['height']:.0f} px")
+    assert_fits_phone(page)
+    assert page.evaluate(SMALL_TARGETS) == [], name
+    assert page.evaluate(CUT_TEXT) == [], name
+    record_screen(page, name, heights)
+    if page in WATCHES:
+        WATCHES[page].assert_clean()
+
+
+def start_table(live_server, pages, names, heroes=("xylia", "klethor", "shavi", "bethras"),
+                harder=False):
+    """The first phone creates the table and takes the first seat; each other phone joins."""
+    host = pages[0]
+    host.goto(live_server + "/")
+    host.get_by_role("link", name=re.compile("Explorers of the Woodlands")).click()
+    for i, (name, hero) in enumerate(zip(names, heroes), start=1):
+        host.get_by_label(f"Player {i}", exact=True).fill(name)
+        host.get_by_label(f"Player {i}'s Hero").select_option(hero)
+    if harder:
+        host.locator(".seg", has_text="Difficult").click()
+        host.get_by_label("Enraged Bosses card").check()
+    host.get_by_role("button", name="Create the table").click()
+    code = host.locator(".code-big").first.inner_text().strip()
+    host.get_by_role("button", name=f"I am {names[0]}").click()
+    expect(host.locator(".seat-chip.mine")).to_contain_text(names[0])
+    for page, name in zip(pages[1:], names[1:]):
+        join(page, live_server, code, name)
+    return code
+
+
+def test_three_phones_play_a_game_to_victory_one_glance_at_a_time(live_server, phones):
+    ana, ben, cara = phones(3)
+    start_table(live_server, (ana, ben, cara), ("Ana", "Ben", LONG_NAME), harder=True)
+    watch(ana, ben, cara)
+
+    # Setup: the checklist is open under the numbers; the first screen says who places a tile.
+    expect(ben.locator("#ex-setup")).to_contain_text("Difficult Thorns card")
+    expect(ben.locator("#ex-setup")).to_have_attribute("open", "")
+    expect(ben.locator("[data-primary] .turn-big")).to_have_text("🌲 Ana")
+    expect(ben.get_by_role("button", name="Ana placed a tile")).to_have_count(0)  # Ana's own phone taps it
+    expect(ana.locator("[data-primary]")).to_contain_text("your turn")
+    check_screen(ana, "ex-01-setup")
     tap(ana, "Ana placed a tile")
-    expect(ben.locator(".turn-big")).to_have_text("🌲 Ben")
     tap(ben, "Ben placed a tile")
+    expect(cara.locator("[data-primary] .turn-big")).to_have_text(f"🌲 {LONG_NAME}")
+    check_screen(cara, "ex-02-growth")
+    tap(cara, f"{LONG_NAME} placed a tile")
 
-    # Phase 2: Ana's Xylia plays first, shown big on both phones.
-    for page in (ana, ben):
-        expect(page.locator(".turn-big")).to_contain_text("Ana · Xylia")
-        expect(page.locator(".ex-stats").first).to_contain_text("20")
-    xylia = hero_card(ana, "Xylia")
+    # Phase 2: Ana's Xylia plays; her phone has her buttons, the others see whose turn it is.
+    for page in (ana, ben, cara):
+        expect(page.locator("[data-primary] .turn-big")).to_contain_text("Ana · Xylia")
+        expect(page.locator(".ex-numbers .ex-game-stat").nth(1)).to_contain_text("19")
+    expect(ben.get_by_role("button", name="End turn")).to_have_count(0)
+    check_screen(ana, "ex-03-xylia-turn")
+    check_screen(ben, "ex-04-watching-xylia")
     tap(ana, "🧭 High-Risk Movement · +1 orb, 1 tile")
-    expect(hero_card(ben, "Xylia").locator(".orb-row .step-value")).to_have_text("1 🔵")
+    expect(ben.locator(".ex-hero-stat.hero-xylia .ex-orbs")).to_have_text("1🔵")
     tap(ana, "Xylia Concentration off")
-    xylia.get_by_role("button", name="Xylia HP 3").click()
-    expect(hero_card(ben, "Xylia").locator(".hp-label b").first).to_have_text("3")
-    tap(ana, "Xylia Poison off")
-    expect(hero_card(ben, "Xylia").get_by_role("button", name="Xylia Poison on")).to_be_visible()
-    # Out of range is refused with the rulebook's words: orbs cannot go below 0 for Klethor.
-    klethor_minus = hero_card(ana, "Klethor").get_by_role("button", name="Klethor orbs minus one")
-    expect(klethor_minus).to_be_disabled()
-    # Unlocking a Power with too few orbs is refused with the cost.
-    hero_card(ana, "Xylia").get_by_role("button", name="Unlock Xylia's next Power").click()
-    expect(ana.locator(".notice.error")).to_have_text("Xylia has 1 orb; the first Power costs 3.")
-    hero_card(ana, "Xylia").get_by_label("Loot card for Xylia").fill("Healing Potion")
-    hero_card(ana, "Xylia").get_by_role("button", name="Add").click()
-    expect(hero_card(ben, "Xylia").locator(".loot-card")).to_contain_text("Healing Potion")
 
-    # Xylia enters the Boss tile: Fungor, a track of 7 spaces.
-    ana.locator(".ex-boss summary").click()
+    # HP, markers and Loot are in the Hero's panel, its summary shows them from afar.
+    xylia = hero_panel(ana, "Xylia")
+    open_panel(ana, xylia)
+    xylia.get_by_role("button", name="Xylia HP 3").click()
+    expect(ben.locator(".ex-hero-stat.hero-xylia .ex-hp")).to_have_text("3❤")
+    expect(hero_panel(ben, "Xylia").locator(":scope > summary")).to_contain_text("3 ❤")
+    open_panel(ana, xylia)
+    tap(ana, "Xylia Poison off")
+    expect(hero_panel(cara, "Xylia").locator(":scope > summary .poison")).to_have_count(1)
+    open_panel(ana, xylia)
+    xylia.get_by_role("button", name="Unlock Xylia's next Power").click()
+    expect(ana.get_by_role("alert")).to_contain_text("Xylia has 1 orb; the first Power costs 3.")
+    open_panel(ana, xylia)
+    xylia.get_by_label("Loot card for Xylia").fill("Healing Potion of the Old Oak")
+    xylia.get_by_role("button", name="Add").click()
+    expect(hero_panel(ben, "Xylia").locator(".loot-card")).to_contain_text("Healing Potion of the Old Oak")
+
+    # Xylia enters the Boss tile. A refused form keeps the chosen Boss and says why.
+    boss = ana.locator("#ex-boss")
+    open_panel(ana, boss)
     ana.get_by_label("Which Boss").select_option("fungor")
+    ana.get_by_role("button", name="Reveal the Boss").click()
+    expect(ana.get_by_role("alert")).to_contain_text("Threat track length")
+    expect(ana.get_by_label("Which Boss")).to_have_value("fungor")
+    open_panel(ana, boss)
     ana.get_by_label("Spaces on the threat track").fill("7")
     ana.get_by_role("button", name="Reveal the Boss").click()
-    for page in (ana, ben):
-        expect(page.locator(".ex-boss h2")).to_have_text("👑 Fungor, Lord of Mushrooms")
+    for page in (ana, ben, cara):
+        expect(page.locator("#ex-boss summary")).to_contain_text("Fungor, Lord of Mushrooms")
         expect(page.locator(".track li.cube")).to_have_text("1")
-    expect(ben.locator(".ex-boss")).to_contain_text("Enraged Fungor permanently has 4 health points.")
-    shot(ana, "32-ex-boss-revealed")
+        expect(page.locator(".ex-threat b")).to_have_text("1/7")
+    expect(ben.locator("#ex-boss")).to_contain_text("Enraged Fungor permanently has 4 health points.")
+    check_screen(ana, "ex-05-boss-revealed")
 
     # End of Xylia's turn: her Concentration orb arrives and the threat moves by itself.
     tap(ana, "End turn")
-    for page in (ana, ben):
-        expect(page.locator(".turn-big")).to_contain_text("Ben · Klethor")
-        expect(page.locator(".track li.cube")).to_have_text("2")
-    expect(hero_card(ben, "Xylia").locator(".orb-row .step-value")).to_have_text("2 🔵")
+    for page in (ana, ben, cara):
+        expect(page.locator("[data-primary] .turn-big")).to_contain_text("Ben · Klethor")
+        expect(page.locator(".ex-threat b")).to_have_text("2/7")
     expect(ben.locator(".events")).to_contain_text("Threat +1: end of Ana's turn (now 2 of 7).")
-    shot(ben, "33-ex-ben-turn")
+    expect(ben.locator(".ex-hero-stat.hero-xylia .ex-orbs")).to_have_text("2🔵")
+    check_screen(ben, "ex-06-klethor-turn")
     tap(ben, "Threat plus one: Combat skill")
-    expect(ana.locator(".track li.cube")).to_have_text("3")
+    expect(cara.locator(".ex-threat b")).to_have_text("3/7")
+    # A Monster defeated is counted in the Monsters panel.
+    open_panel(ben, ben.locator("#ex-monsters"))
+    tap(ben, "Mushroom defeated plus one")
+    expect(cara.locator("#ex-monsters summary")).to_contain_text("1")
     tap(ben, "End turn")
-    expect(ana.locator(".turn-big")).to_have_text("Round 1 is played")
+
+    # Sha'Vi is knocked down on her own turn; on Ana's turn First Aid stands her up.
+    expect(cara.locator("[data-primary] .turn-big")).to_contain_text(f"{LONG_NAME} · Sha'Vi")
+    check_screen(cara, "ex-07-long-name-turn")
+    shavi = hero_panel(cara, "Sha'Vi")
+    open_panel(cara, shavi)
+    shavi.get_by_role("button", name="Sha'Vi HP 0").click()
+    expect(cara.locator("[data-primary]")).to_contain_text("knocked down")
+    expect(ana.locator(".ex-hero-stat.hero-shavi .ex-hp")).to_have_text("💀")
+    check_screen(cara, "ex-08-knocked-down")
+    tap(cara, "End turn")
+    expect(ana.locator("[data-primary] .turn-big")).to_have_text("Round 1 is played")
+    check_screen(ana, "ex-09-round-played")
     tap(ana, "End round")
+    for name in ("Ana placed a tile", "Ben placed a tile", f"{LONG_NAME} placed a tile"):
+        page = {"A": ana, "B": ben, "C": cara}[name[0]]
+        tap(page, name)
+    # Poison costs Xylia 1 HP at her turn's start; First Aid is with her turn's buttons.
+    expect(ana.locator(".events")).to_contain_text("Poison: Xylia loses 1 HP")
+    first_aid = ana.get_by_role("button", name="First Aid for Sha'Vi")
+    expect(first_aid).to_be_visible()
+    check_screen(ana, "ex-10-poison-first-aid")
+    first_aid.click()
+    expect(ana.get_by_role("alert")).to_contain_text("orb")  # too few orbs: refused with the cost
+    open_panel(ana, hero_panel(ana, "Xylia"))
+    hero_panel(ana, "Xylia").get_by_role("button", name="Xylia orbs plus one").click()
+    expect(ana.locator(".ex-hero-stat.hero-xylia .ex-orbs")).to_have_text("3🔵")
+    tap(ana, "First Aid for Sha'Vi")
+    expect(cara.locator(".ex-hero-stat.hero-shavi .ex-hp")).to_have_text("1❤")
 
-    # Round 2: the round's end moved the threat; Poison costs Xylia 1 HP at her turn's start.
-    expect(ben.locator(".track li.cube")).to_have_text("5")
-    expect(ben.locator(".events")).to_contain_text("Threat 5: Enraged Fungor does 1 damage")
-    tap(ana, "Ana placed a tile")
-    tap(ben, "Ben placed a tile")
-    expect(ana.locator(".events")).to_contain_text("Poison: Xylia loses 1 HP at the start of her turn (3 → 2 HP).")
-    expect(hero_card(ben, "Xylia").locator(".hp-label b").first).to_have_text("2")
-    shot(ana, "34-ex-poison")
-    # Undo brings the HP back on both phones, and redoing the step applies Poison again.
-    ana.get_by_role("button", name=re.compile("Undo")).click()
-    expect(ben.locator(".turn-big")).to_have_text("🌲 Ben")
-    tap(ben, "Ben placed a tile")
-    expect(hero_card(ana, "Xylia").locator(".hp-label b").first).to_have_text("2")
+    # Victory: the Boss is defeated from its panel; the result is the first thing on every phone.
+    open_panel(ben, ben.locator("#ex-boss"))
+    tap(ben, "The Boss is defeated")
+    for page in (ana, ben, cara):
+        expect(page.locator("[data-primary] .ex-result-title")).to_have_text("🏆 Victory!")
+    check_screen(ana, "ex-11-victory")
+    check_screen(cara, "ex-12-victory-cara")
+    for page in (ana, ben, cara):
+        WATCHES.pop(page).assert_clean()
 
-    tap(ben, "Mushroom defeated plus one")
-    tap(ben, "Mushroom defeated plus one")
-    expect(ana.locator(".ex-monsters h2")).to_have_text("Monsters defeated: 2")
-    tap(ana, "End turn")  # threat 6
-    expect(ben.locator(".track li.cube")).to_have_text("6")
-    tap(ben, "End turn")  # threat 7: the last space
+
+def test_the_boss_revealed_by_an_empty_stack_is_named_first_then_the_track_runs_out(live_server, phones):
+    ana, ben = phones(2)
+    start_table(live_server, (ana, ben), ("Ana", "Ben"))
+    watch(ana, ben)
+
+    # Phase 1 with the stack corrected to nothing: the tile due reveals the Boss.
+    for left in range(21, -1, -1):
+        open_panel(ana, ana.locator("#ex-forest"))
+        ana.get_by_role("button", name="Tiles in the stack minus one").click()
+        expect(ana.locator("#ex-forest summary b")).to_have_text(str(left))
     for page in (ana, ben):
-        expect(page.locator(".ex-result-title")).to_have_text("💀 Defeat")
-        expect(page.locator(".ex-result")).to_contain_text("last space of its track (7)")
-        expect(page.locator(".ex-result .stat").nth(0)).to_contain_text("2")
-        expect(page.locator(".ex-result .stat").nth(1)).to_contain_text("7/7")
-        expect(page.locator(".ex-result .stat").nth(2)).to_contain_text("2")
-        expect(page.locator(".ex-result")).to_contain_text("🍄 Mushroom 2")
-    shot(ana, "35-ex-defeat-ana")
-    shot(ben, "36-ex-defeat-ben")
+        expect(page.locator("[data-primary] .turn-big")).to_have_text("👑 The Boss is revealed!")
+    check_screen(ben, "ex-20-boss-reveal-due")
+    # A refusal keeps the Boss chosen on this phone, even through another phone's move.
+    ben.get_by_label("Which Boss").select_option("grimnor")
+    ben.get_by_role("button", name="Name the Boss").click()
+    expect(ben.get_by_role("alert")).to_contain_text("Threat track length")
+    open_panel(ana, ana.locator("#ex-monsters"))
+    ana.get_by_role("button", name="Mushroom defeated plus one").click()
+    expect(ben.locator("#ex-monsters summary b")).to_have_text("1")
+    expect(ben.get_by_label("Which Boss")).to_have_value("grimnor")
+    ben.get_by_label("Spaces on the threat track").fill("3")
+    ben.get_by_role("button", name="Name the Boss").click()
+    expect(ana.locator("#ex-boss summary")).to_contain_text("Grimnor")
+    check_screen(ana, "ex-21-adventure-after-reveal")
+
+    # The threat runs out: defeat, first on every phone.
+    tap(ana, "End turn")
+    tap(ben, "End turn")
+    for page in (ana, ben):
+        expect(page.locator("[data-primary] .ex-result-title")).to_have_text("💀 Defeat")
+        expect(page.locator("[data-primary]")).to_contain_text("last space of its track (3)")
+    check_screen(ben, "ex-22-defeat")
+    for page in (ana, ben):
+        WATCHES.pop(page).assert_clean()
+
+
+@pytest.mark.xfail(strict=False, reason="needs the table page's morphing refresh, which keeps "
+                   "open panels open by their ids")
+def test_a_panel_open_on_one_phone_stays_open_while_another_phone_plays(live_server, phones):
+    ana, ben = phones(2)
+    start_table(live_server, (ana, ben), ("Ana", "Ben"))
+    watched = Watch(ben)
+    klethor = hero_panel(ben, "Klethor")
+    open_panel(ben, klethor)
+    klethor.locator("details.fix summary").click()
+    expect(klethor.locator("details.fix")).to_have_attribute("open", "")
+
+    tap(ana, "Ana placed a tile")
+    expect(ben.locator("[data-primary] .turn-big")).to_have_text("🌲 Ben")
+    expect(klethor).to_have_attribute("open", "")
+    expect(klethor.locator("details.fix")).to_have_attribute("open", "")
+    watched.assert_clean()

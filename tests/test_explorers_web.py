@@ -2,6 +2,11 @@
 
 import re
 
+import pytest
+
+from companion import store
+from companion.db import get_db
+
 from .helpers import act, hidden, hx_post, take
 
 GAME = "explorers-of-the-woodlands"
@@ -132,3 +137,107 @@ def test_a_second_end_turn_is_refused_by_the_api_and_inline_on_the_page(client):
     assert resp.status_code == 200 and f'<p class="notice error" role="alert">{said}</p>' in html
     after = client.get(f"/api/tables/{code}").get_json()
     assert after["version"] == before["version"] and after["view"]["boss"] == before["view"]["boss"]
+
+
+def board_of(html):
+    """The board: what the table page shows between its clock and its footer."""
+    return html.split('<footer class="table-foot">')[0]
+
+
+def first_part(html):
+    """What the board shows before its numbers: this phone's move, or whose turn it is."""
+    return board_of(html).split('class="stat-row')[0]
+
+
+def assert_board_contract(html):
+    """This phone's move first, then the numbers, everything else in panels with their own ids."""
+    board = board_of(html)
+    assert board.count("data-primary") == 1
+    assert board.index("data-primary") < board.index('class="stat-row') < board.index('<details class="panel')
+    # Nothing but the numbers and a chapter's numbers between the move and the panels.
+    ids = re.findall(r'<details class="panel[^"]*" id="([^"]+)"', board)
+    assert ids and len(ids) == len(set(ids)) == board.count('<details class="panel')
+
+
+@pytest.mark.parametrize("chapter", [1, 2, 3, 4, 5])
+def test_every_campaign_chapter_board_puts_the_move_first_and_the_rest_in_panels(app, client, chapter):
+    ok = client.post("/campaigns", data={"name": f"Chapter {chapter}", "player0": "Ana",
+                                         "player1": "Ben", "hero_1": "xylia", "hero_2": "shavi"})
+    campaign_id = int(ok.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        conn = get_db()
+        row = store.get_campaign(conn, campaign_id)
+        store.save_campaign(conn, campaign_id, {**row.state, "chapter": chapter})
+    assert_board_contract(client.get(f"/campaigns/{campaign_id}").get_data(as_text=True))
+    code = client.post(f"/campaigns/{campaign_id}/start").headers["Location"].split("/")[-1].split("?")[0]
+    take(client, code, 0)
+    html = client.get(f"/t/{code}").get_data(as_text=True)
+    assert_board_contract(html)
+    assert f"Chapter {chapter} · <b class=\"quest-title\">" in html
+    assert ('id="ex-boss"' in html) == (chapter > 2)  # chapters 1 and 2 have no Boss
+
+
+def test_the_classic_board_puts_the_move_first_at_every_step_and_only_the_seat_holder_taps_it(client, make_client):
+    code = new_table(client)
+    take(client, code, 0)
+    ben = make_client()
+    take(ben, code, 1)
+    ana_page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert_board_contract(ana_page)
+    assert "Ana placed a tile" in board_of(ana_page)
+    # Ben's phone says whose tile it is; Ana's button is one tap away there, for a quiet phone.
+    ben_page = ben.get(f"/t/{code}").get_data(as_text=True)
+    assert "Ana placed a tile" not in first_part(ben_page)
+    assert "Ana placed a tile" in ben_page.split('id="ex-act-for"')[1]
+    act(client, code, "place_tile", {"kind": "growth"}, seat=0)
+    act(ben, code, "place_tile", {"kind": "growth"}, seat=1)
+    # Xylia's turn: Ana's phone has the buttons; Ben's has them one tap away, in a panel.
+    ana_page = client.get(f"/t/{code}").get_data(as_text=True)
+    ben_page = ben.get(f"/t/{code}").get_data(as_text=True)
+    for html in (ana_page, ben_page):
+        assert_board_contract(html)
+    assert "End Xylia&#39;s turn" in first_part(ana_page) and 'id="ex-act-for"' not in ana_page
+    assert "End Xylia&#39;s turn" not in first_part(ben_page) and 'id="ex-act-for"' in ben_page
+    # A Boss revealed by the empty stack is named first, before anything else.
+    act(client, code, "set_stack", {"stack": 0}, seat=0)
+    act(client, code, "end_turn", {}, seat=0)
+    act(ben, code, "end_turn", {}, seat=1)
+    act(client, code, "end_round", {}, seat=0)
+    ana_page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert_board_contract(ana_page)
+    assert "The Boss is revealed!" in first_part(ana_page) and 'id="ex-boss-choice"' in first_part(ana_page)
+
+
+def test_xylias_extra_tile_is_asked_first_on_her_players_phone(client, make_client):
+    code = new_table(client)
+    take(client, code, 0)
+    ben = make_client()
+    take(ben, code, 1)
+    act(client, code, "set_powers", {"hero": "xylia", "powers": 1}, seat=0)
+    act(client, code, "place_tile", {"kind": "growth"}, seat=0)
+    act(ben, code, "place_tile", {"kind": "growth"}, seat=1)
+    ana_page, ben_page = (c.get(f"/t/{code}").get_data(as_text=True) for c in (client, ben))
+    for html in (ana_page, ben_page):
+        assert_board_contract(html)
+    first = first_part(ana_page)
+    assert "your choice:" in first and "No extra tile: start the Adventure" in first
+    assert "No extra tile: start the Adventure" not in first_part(ben_page)
+
+
+def test_the_campaign_page_says_the_latest_awakening_first_and_keeps_the_earlier_in_a_panel(app, client):
+    ok = client.post("/campaigns", data={"name": "Two draws", "player0": "Ana", "player1": "Ben",
+                                         "hero_1": "xylia", "hero_2": "shavi"})
+    campaign_id = int(ok.headers["Location"].rsplit("/", 1)[1])
+    draw = {"counts": {"snake": 2}, "how": "most", "among": []}
+    with app.app_context():
+        conn = get_db()
+        row = store.get_campaign(conn, campaign_id)
+        recorded = {"1": {"chapter": 1, "draw": {**draw, "type": "snake"}},
+                    "2": {"chapter": 2, "draw": {**draw, "type": "plant", "counts": {"plant": 3}}}}
+        store.save_campaign(conn, campaign_id, {**row.state, "chapter": 3, "recorded": recorded})
+    html = client.get(f"/campaigns/{campaign_id}").get_data(as_text=True)
+    assert_board_contract(html)
+    latest = html.split('class="camp-latest camp-awakens-last">')[1].split("</p>")[0]
+    assert "Plants were defeated most (3)" in latest
+    earlier = html.split('id="camp-awakens"')[1].split("</details>")[0]
+    assert "After chapter 1:</b> The Forest Awakens: Snakes" in earlier and "Plants" not in earlier

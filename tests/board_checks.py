@@ -1,0 +1,50 @@
+"""Checks every board screen passes on a phone: the step of the moment on the first screen,
+nothing wider than the phone, no text cut short."""
+
+from __future__ import annotations
+
+from .browser import FIRST_SCREEN, assert_fits_phone, assert_in_first_screen, record_screen
+
+# The frame's bottom bar covers the last 72 px of the first screen.
+BOTTOM_BAR = 72
+
+
+def cut_texts(page):
+    """Board texts clipped by their box (an ellipsis or hidden overflow), as 'class: text'."""
+    return page.evaluate("""() => {
+      const board = document.querySelectorAll('[data-primary], [data-primary] *, .stat-row, .stat-row *, details.panel *');
+      return [...board].filter(e => {
+        if (!e.getClientRects().length) return false;
+        const s = getComputedStyle(e);
+        const clips = s.overflowX === 'hidden' || s.overflowX === 'clip' || s.textOverflow === 'ellipsis';
+        return clips && e.scrollWidth > e.clientWidth + 1;
+      }).map(e => `${e.className}: ${e.textContent.trim().slice(0, 60)}`);
+    }""")
+
+
+def short_targets(page):
+    """Visible buttons, summaries and inputs of the board under 44 px high."""
+    return page.evaluate("""() => {
+      const targets = document.querySelectorAll(
+        '[data-primary] :is(button, summary, input, select, a), details.panel :is(button, summary, input, select, a)');
+      return [...targets].filter(e => {
+        const r = e.getBoundingClientRect();
+        return r.height > 0 && e.type !== 'hidden' && e.type !== 'checkbox' && r.height < 44;
+      }).map(e => `${e.tagName} ${e.textContent.trim().slice(0, 40)} ${Math.round(e.getBoundingClientRect().height)} px`);
+    }""")
+
+
+def check_screen(page, name=None, heights_file=None):
+    """The step of the moment on the first screen above the bottom bar, the page as wide as the
+    phone, every name and target whole; with a name, a screenshot and the height recorded."""
+    primary = page.locator("[data-primary]")
+    assert primary.count() == 1, f"{primary.count()} elements carry data-primary"
+    assert_in_first_screen(page, primary)
+    box = primary.bounding_box()
+    assert box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR, (
+        f"the step of the moment ends at {box['y'] + box['height']:.0f} px, under the bottom bar")
+    assert_fits_phone(page)
+    assert cut_texts(page) == []
+    assert short_targets(page) == []
+    if name:
+        record_screen(page, name, heights_file)

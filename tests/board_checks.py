@@ -3,6 +3,8 @@ nothing wider than the phone, no text cut short."""
 
 from __future__ import annotations
 
+import re
+
 from .browser import FIRST_SCREEN, assert_fits_phone, assert_in_first_screen, record_screen
 
 # The frame's bottom bar covers the last 72 px of the first screen.
@@ -36,7 +38,10 @@ def short_targets(page):
 
 def check_screen(page, name=None, heights_file=None):
     """The step of the moment on the first screen above the bottom bar, the page as wide as the
-    phone, every name and target whole; with a name, a screenshot and the height recorded."""
+    phone, every name and target whole; with a name, a screenshot and the height recorded first,
+    so a failing screen can be looked at."""
+    if name:
+        record_screen(page, name, heights_file)
     primary = page.locator("[data-primary]")
     assert primary.count() == 1, f"{primary.count()} elements carry data-primary"
     assert_in_first_screen(page, primary)
@@ -46,5 +51,16 @@ def check_screen(page, name=None, heights_file=None):
     assert_fits_phone(page)
     assert cut_texts(page) == []
     assert short_targets(page) == []
-    if name:
-        record_screen(page, name, heights_file)
+
+
+# What the live region's own refreshes print, not the board: the stream ending after its time
+# limit (60 s in tests) and reopening, and a refresh replaced by a newer one while on its way.
+LIVE_REFRESH_NOISE = re.compile(r"^(\[object Event\]|htmx:(sendAbort|afterRequest), \[object HTMLElement\])$")
+ABORTED_REFRESH = re.compile(r"^GET \S+/(view|events)\S* net::ERR_ABORTED$")
+
+
+def assert_clean_board(watch):
+    """No console error, page error or failed request, except the live refresh's own noise."""
+    watch.errors = [e for e in watch.errors if not LIVE_REFRESH_NOISE.match(e)]
+    watch.failed = [f for f in watch.failed if not ABORTED_REFRESH.match(f)]
+    watch.assert_clean()

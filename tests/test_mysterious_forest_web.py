@@ -154,7 +154,7 @@ def test_every_phase_renders_for_a_seated_phone_and_a_watcher(client, make_clien
     ok(client, code, "wanderer", {"take": True, "exchange": "equipment_loki"})
     ok(client, code, "use_token")
     page = look()
-    assert "Wanderer tokens left" in page and "Put a used Wanderer token back" in page
+    assert "💎 1</b><span>Wanderer token left<" in page and "Put a used Wanderer token back" in page
     ok(client, code, "cross", {"card": 6})
     ok(client, code, "cross", {"card": 7})
     assert "Our guess is laid" in look()

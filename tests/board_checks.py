@@ -5,10 +5,25 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from .browser import FIRST_SCREEN, assert_fits_phone, assert_in_first_screen, record_screen
 
 # The frame's bottom bar covers the last 72 px of the first screen.
 BOTTOM_BAR = 72
+
+# Marks a test of an open panel kept open by id when another phone acts: that needs the live
+# view to morph rather than replace; strict, so the mark goes once the morphing refresh is in.
+NEEDS_MORPHING_REFRESH = pytest.mark.xfail(
+    strict=True, reason="an open panel survives a refresh once the live view morphs instead of replacing")
+
+
+def open_panel(page, panel_id):
+    """Open a board's panel by tapping its summary, as a player does."""
+    from playwright.sync_api import expect
+
+    page.locator(f"#{panel_id} > summary").click()
+    expect(page.locator(f"#{panel_id}")).to_have_attribute("open", "")
 
 
 def cut_texts(page):

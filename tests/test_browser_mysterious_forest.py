@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .board_checks import assert_clean_board, check_screen
+from .board_checks import NEEDS_MORPHING_REFRESH, assert_clean_board, check_screen, open_panel
 from .browser import Watch, browser, live_server, phones, shot  # noqa: F401  (fixtures)
 from .test_browser_table import join
 
@@ -20,11 +20,6 @@ HEIGHTS = "heights-mf.json"
 
 def shoot(page, name):
     check_screen(page, name, HEIGHTS)
-
-
-def open_panel(page, panel_id):
-    page.locator(f"#{panel_id} > summary").click()
-    expect(page.locator(f"#{panel_id}")).to_have_attribute("open", "")
 
 
 def create(page, base, players, level="Standard", guess=False, backpack="10", countdown=None):
@@ -201,8 +196,7 @@ def test_two_phones_play_the_guess_variant_and_lose_gently(live_server, phones):
         assert_clean_board(watch)
 
 
-@pytest.mark.xfail(strict=True, reason="an open panel survives a refresh once the live view morphs "
-                                        "instead of replacing (the table frame's refresh)")
+@NEEDS_MORPHING_REFRESH
 def test_an_open_panel_stays_open_when_another_phone_acts(live_server, phones):
     ana, ben = phones(2)
     watches = [Watch(ana), Watch(ben)]

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .board_checks import assert_clean_board, check_screen
+from .board_checks import NEEDS_MORPHING_REFRESH, assert_clean_board, check_screen, open_panel
 from .browser import Watch, browser, live_server, phones, tap  # noqa: F401  (fixtures)
 from .test_browser_table import join
 
@@ -34,11 +34,6 @@ def create_table(pages, base, players):
 
 def now(page):
     return page.locator("[data-primary]")
-
-
-def open_panel(page, panel_id):
-    page.locator(f"#{panel_id} > summary").click()
-    expect(page.locator(f"#{panel_id}")).to_have_attribute("open", "")
 
 
 def enter_own_total(page, sum_text, total):
@@ -169,8 +164,7 @@ def test_four_phones_play_four_rounds(live_server, phones):
         assert_clean_board(watch)
 
 
-@pytest.mark.xfail(strict=True, reason="an open panel survives a refresh once the live view morphs "
-                                        "instead of replacing (the table frame's refresh)")
+@NEEDS_MORPHING_REFRESH
 def test_an_open_correction_panel_stays_open_when_another_phone_acts(live_server, phones):
     ana, ben = phones(2)
     watches = [Watch(ana), Watch(ben)]

@@ -55,6 +55,7 @@ def check_screen(page, name=None, heights_file=None):
     """The step of the moment on the first screen above the bottom bar, the page as wide as the
     phone, every name and target whole; with a name, a screenshot and the height recorded first,
     so a failing screen can be looked at."""
+    page.evaluate("() => window.scrollTo(0, 0)")  # a full-page shot taken scrolled smears the sticky top bar
     if name:
         record_screen(page, name, heights_file)
     primary = page.locator("[data-primary]")

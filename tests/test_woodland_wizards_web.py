@@ -3,7 +3,7 @@ around and a watcher; the ending says who won and why before any round's result.
 
 import re
 
-from .helpers import act
+from .test_mysterious_forest_web import ok
 
 
 def new_table(client, players=("Ana", "Ben", "Cara", "Dan")):
@@ -11,12 +11,6 @@ def new_table(client, players=("Ana", "Ben", "Cara", "Dan")):
                                             "options": {"first_player": "0"}})
     assert resp.status_code == 201, resp.get_json()
     return resp.get_json()["code"]
-
-
-def ok(client, code, action, params=None, seat=0):
-    resp = act(client, code, action, params, seat=seat)
-    assert resp.status_code == 200, resp.get_json()
-    return resp.get_json()
 
 
 def primary(page):

@@ -121,4 +121,4 @@ def test_history_stats_merge_import_and_rematch(live_server, phones):
         expect(ben.get_by_role("button", name=f"I am {name}")).to_be_visible()
     ben.get_by_role("button", name="I am Ben").click()
     expect(ben.locator(".seat-chip.mine")).to_contain_text("Ben")
-    expect(ben.locator(".wf-head")).to_contain_text("1/4")
+    expect(ben.locator(".ww-stats")).to_contain_text("1/4")

@@ -154,7 +154,7 @@ def test_every_phase_renders_for_a_seated_phone_and_a_watcher(client, make_clien
     ok(client, code, "wanderer", {"take": True, "exchange": "equipment_loki"})
     ok(client, code, "use_token")
     page = look()
-    assert "Wanderer tokens left" in page and "Put a used Wanderer token back" in page
+    assert "💎 1</b><span>Wanderer token left<" in page and "Put a used Wanderer token back" in page
     ok(client, code, "cross", {"card": 6})
     ok(client, code, "cross", {"card": 7})
     assert "Our guess is laid" in look()
@@ -214,3 +214,20 @@ def test_finished_games_make_the_record_on_the_start_screens(app, client):
     resp = client.post(f"/api/tables/{won_code}/undo", json={"version": version_of(client, won_code)})
     assert resp.status_code == 200
     assert "Your record: 0 won of 1" in client.get("/").get_data(as_text=True)
+
+
+def test_play_again_posts_the_rematch_and_keeps_the_players_and_extras(app, client):
+    code = new_table(client, players=("Ana", "Maximiliana von Rosewood"), level="lead",
+                     guess_variant=False, backpack_size=14)
+    play_to_the_end(client, code, result="lost", level_cards=10)
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    form = re.search(r'<form method="post" action="([^"]+)" class="inline">\s*<button class="btn big primary" '
+                     r'type="submit">🔁 Play again', page)
+    assert form and form.group(1) == f"/t/{code}/rematch"
+    resp = client.post(form.group(1))
+    assert resp.status_code == 303
+    new_code = re.search(r"/join/([A-Z0-9]+)", resp.headers["Location"]).group(1)
+    assert new_code != code
+    view = client.get(f"/api/tables/{new_code}").get_json()["view"]
+    assert view["players"] == ["Ana", "Maximiliana von Rosewood"]
+    assert (view["phase"], view["level"], view["guess_variant"], view["backpack_size"]) == ("setup", "lead", False, 14)

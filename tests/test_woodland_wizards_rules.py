@@ -557,3 +557,77 @@ def test_the_view_names_the_step_of_each_phase_and_none_of_the_others():
     assert state["round"] == 4 and ww.view(state, None)["steps"]["next_round"] is None
     state = act(play_round(state, [6, 5]), "finish")
     assert ww.view(state, None)["steps"]["next_phase"] is None
+
+
+# ----------------------------------------------------------------- wording of the screen
+
+
+@pytest.mark.parametrize("players, also", [
+    (3, None),                      # one scorer: the winner alone
+    (4, "Ben also scores"),         # two scorers: one other, singular verb
+    (6, "Ben and Cara also score"),  # three scorers: two others, plural verb
+])
+def test_the_round_line_agrees_with_how_many_others_score(players, also):
+    state = settle_with(new_game(players), list(range(20, 20 - players, -1)))
+    line = next(e for e in state["events"] if e.startswith("Ana wins the round"))
+    if also is None:
+        assert line == "Ana wins the round and adds their Contest Creature to their scored cards."
+    else:
+        assert f"; {also} (" in line
+        assert "also score " not in line.replace(also, "") and "Each scorer adds" in line
+
+
+def test_setup_notes_agree_with_one_scorer_or_several():
+    assert "With 3 players, 1 scorer per round adds their Contest Creature" in " ".join(ww.setup_notes(3))
+    assert "With 4 players, 2 scorers per round add their Contest Creature" in " ".join(ww.setup_notes(4))
+
+
+def test_a_single_scored_card_is_not_called_cards_in_a_tie_break():
+    rows = ww.final_ranking([entry(0, [3, 3]), entry(1, [6])], 1)
+    assert rows[1]["reason"] == "Ana beats Ben: both 6, 2 scored cards to 1."
+    rows = ww.final_ranking([entry(0, [0]), entry(1, [])], 1)
+    assert rows[1]["reason"] == "Ana beats Ben: both 0, 1 scored card to 0."
+
+
+def finished(state: dict) -> dict:
+    for _ in range(3):
+        state = act(play_round(state, [5, 1]), "next_round")
+    return act(play_round(state, [5, 1], value=4), "finish")
+
+
+def test_the_verdict_gives_the_tie_break_that_decided_the_game():
+    state = act(finished(new_game(2)), "add_card", player=1, value=19, phoenix=True)
+    view = ww.view(state, 0)
+    assert view["verdict"] == {
+        "winner": "Ben", "score": 19, "headline": "Ben wins with 19 points.",
+        "why": "Ben beats Ana: both 19, Ben holds the Golden Phoenix."}
+    assert ww.outcome(state)["summary"] == "Ben wins with 19 points."
+
+
+def test_the_verdict_without_a_tie_gives_the_lead_and_says_one_point():
+    state = act(finished(new_game(2)), "set_adjustment", player=0, amount=-18)
+    view = ww.view(state, 1)
+    assert view["verdict"]["headline"] == "Ana wins with 1 point."
+    assert view["verdict"]["why"] == "1 point ahead of Ben (0)."
+    assert ww.view(finished(new_game(2)), 0)["verdict"]["why"] == "19 points ahead of Ben (0)."
+    assert ww.view(new_game(2), 0)["verdict"] is None  # only once the game is over
+
+
+def test_the_view_explains_the_round_ties_and_who_still_owes_a_total():
+    state = to_scoring(new_game(4, first=0))
+    state = act(state, "enter_total", player=2, total=9)
+    assert ww.view(state, 0)["missing_totals"] == [0, 1, 3]
+    for seat, total in ((0, 7), (1, 9), (3, 3)):
+        state = act(state, "enter_total", player=seat, total=total)
+    state = act(state, "settle_round")
+    assert ww.view(state, 0)["round_ties"] == [
+        "Ben and Cara both have 9; Ben is closer to the starting player Ana, so Ben ranks higher."]
+    assert ww.view(new_game(4), 0)["round_ties"] == []
+
+
+def test_each_phase_says_what_the_table_does():
+    state = new_game(3, first=1)
+    assert ww.view(state, 0)["phase_hint"] == "From Ben, in turn order: draw a card, then play a card."
+    for phase in ("contest", "boost", "scoring", "cleanup"):
+        state = act(state, "set_phase", phase=phase)
+        assert ww.view(state, 0)["phase_hint"] and "Ben" not in ww.view(state, 0)["phase_hint"]

@@ -154,6 +154,11 @@ def scorer_count(seat_count: int, scorers_7_plus: int = DEFAULT_SCORERS_7_PLUS) 
     return scorers_7_plus
 
 
+def _agree(count: int, one: str, many: str) -> str:
+    """The verb form that agrees with `count` subjects: 'Ben scores', 'Ben and Cara score'."""
+    return one if count == 1 else many
+
+
 def _scorer_words(count: int) -> str:
     return plural(count, "scorer")
 
@@ -273,7 +278,7 @@ def setup_notes(n_players: int) -> list[str]:
     else:
         count = scorer_count(n_players)
         notes.append(f"With {n_players} players, {_scorer_words(count)} per round "
-                     "add their Contest Creature to their scored cards.")
+                     f"{_agree(count, 'adds', 'add')} their Contest Creature to their scored cards.")
     notes.append("Play 4 rounds; play goes clockwise from the starting player.")
     return notes
 
@@ -340,7 +345,7 @@ def _beats_sentence(upper: dict, lower: dict, starter: str) -> str:
     if upper["phoenix"] != lower["phoenix"]:
         return f"{head}, {a} holds the Golden Phoenix."
     if upper["cards"] != lower["cards"]:
-        return f"{head}, {upper['cards']} scored cards to {lower['cards']}."
+        return f"{head}, {plural(upper['cards'], 'scored card')} to {lower['cards']}."
     same = f"{head} with {plural(upper['cards'], 'scored card')}"
     if upper["highest"] != lower["highest"]:
         return f"{same}, highest card {upper['highest']} to {lower['highest']}."
@@ -400,6 +405,19 @@ def _final_for_state(state: dict) -> list[dict]:
     return final_ranking(data, state["starting_player"])
 
 
+def verdict(ranking: list[dict]) -> dict:
+    """Who wins and why, in one line each: the tie-break that decided it, or the lead."""
+    first, second = ranking[0], ranking[1]
+    if second["score"] == first["score"]:
+        why = second["reason"]
+    else:
+        why = (f"{plural(first['score'] - second['score'], 'point')} ahead of {second['name']} "
+               f"({second['score']}).")
+    return {"winner": first["name"], "score": first["score"],
+            "headline": f"{first['name']} wins with {plural(first['score'], 'point')}.",
+            "why": why}
+
+
 def outcome(state: dict) -> dict | None:
     """The result for the game history: the final ranking and the score after each round."""
     if state.get("phase") != PHASE_OVER:
@@ -416,7 +434,7 @@ def outcome(state: dict) -> dict | None:
                     for row in sorted(ranking, key=lambda row: row["seat"])],
         "rounds": state["round"],
         "score_by_round": by_round,
-        "summary": f"{ranking[0]['name']} wins with {ranking[0]['score']} points.",
+        "summary": verdict(ranking)["headline"],
     }
 
 
@@ -634,10 +652,14 @@ def _settle_round(state: dict, params: dict, seat: int) -> None:
                            + ", ".join(f"{players[row['seat']]} {row['total']}" for row in rows) + ".")
     state["events"] += _round_tie_sentences(rows, state["starting_player"], players)
     others = [players[s] for s in state["scorers"][1:]]
-    line = f"{players[winner]} wins the round"
     if others:
-        line += f"; {join_names(others)} also score ({_scorer_words(count)} with {seat_count} players)"
-    state["events"].append(line + ". Scorers add their Contest Creature to their scored cards.")
+        state["events"].append(
+            f"{players[winner]} wins the round; {join_names(others)} also "
+            f"{_agree(len(others), 'scores', 'score')} ({_scorer_words(count)} with {seat_count} "
+            "players). Each scorer adds their Contest Creature to their scored cards.")
+    else:
+        state["events"].append(f"{players[winner]} wins the round and adds their Contest Creature "
+                               "to their scored cards.")
     if state["round"] < ROUNDS:
         following = left_of(winner, seat_count)
         state["next_starting_player"] = following
@@ -731,7 +753,7 @@ def _finish(state: dict, params: dict, seat: int) -> None:
 
 def _announce_final(state: dict) -> None:
     ranking = _final_for_state(state)
-    state["events"].append(f"{ranking[0]['name']} wins with {ranking[0]['score']} points.")
+    state["events"].append(verdict(ranking)["headline"])
     for above, row in zip(ranking, ranking[1:]):
         if above["score"] == row["score"]:
             state["events"].append(row["reason"])
@@ -806,6 +828,19 @@ def timer_cue(state: dict):
     return f"{state['round']}:{phase}", label
 
 
+def _phase_hint(state: dict) -> str:
+    """What the table does in this phase, in one line for the screen."""
+    starter = state["players"][state["starting_player"]]
+    return {
+        PHASE_WANDERING: f"From {starter}, in turn order: draw a card, then play a card.",
+        PHASE_CONTEST: "Everyone plays a Contest Creature face down; reveal them together.",
+        PHASE_BOOST: "Each player still in plays one boost face down, or passes.",
+        PHASE_SCORING: "Enter each player's round total.",
+        PHASE_CLEANUP: "Discard the cards in play except scored cards, then start the next round.",
+        PHASE_OVER: "The game is over.",
+    }[state["phase"]]
+
+
 def view(state: dict, seat: int | None) -> dict:
     """Return what `seat` may see: the whole game is public."""
     players = state["players"]
@@ -829,6 +864,7 @@ def view(state: dict, seat: int | None) -> dict:
         })
     round_rows = [dict(row, name=players[row["seat"]]) for row in state["round_result"]]
     game_over = state["phase"] == PHASE_OVER
+    final = _final_for_state(state)
     return {
         "game": ID,
         "seat": seat if is_seat else None,
@@ -845,8 +881,12 @@ def view(state: dict, seat: int | None) -> dict:
         "boosts": list(state["boosts"]),
         "waiting_for_boosts": _waiting_for_boosts(state) if state["phase"] == PHASE_BOOST else [],
         "totals": list(state["totals"]),
+        "missing_totals": [s for s, total in enumerate(state["totals"]) if total is None],
+        "phase_hint": _phase_hint(state),
         "settled": state["settled"],
         "round_ranking": round_rows,
+        # Why equal totals ranked as they did; the ranking was made from the round's own start.
+        "round_ties": _round_tie_sentences(round_rows, state["starting_player"], players),
         "scorers": list(state["scorers"]),
         "scorer_count": count,
         "scorer_positions": _scorer_words(count),
@@ -855,7 +895,8 @@ def view(state: dict, seat: int | None) -> dict:
         "boards": boards,
         "phoenix_holder": phoenix_holder(state),
         "game_over": game_over,
-        "final": _final_for_state(state),
+        "final": final,
+        "verdict": verdict(final) if game_over else None,
         "final_is_preview": not game_over,
         "two_decks": seat_count >= TWO_DECKS_FROM,
         "steps": step_values(state),

@@ -250,7 +250,8 @@ def events(code):
     # connection back, so an open stream holds only its socket and a place on the hub.
     stream = live.event_stream(live_hub(), table.code, _int_arg(request.args.get("v")),
                                keepalive=cfg["STREAM_KEEPALIVE_SECONDS"],
-                               max_seconds=cfg["STREAM_MAX_SECONDS"])
+                               max_seconds=cfg["STREAM_MAX_SECONDS"],
+                               known_seats=_int_arg(request.args.get("s")))
     live.notice_dead_peer(request.environ, cfg["STREAM_KEEPALIVE_SECONDS"])
     response = Response(stream, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"

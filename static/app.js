@@ -235,7 +235,8 @@ document.addEventListener("input", function (event) {
     return !!(field && field.form.forestTyped && field.form.forestTyped[field.name]);
   }
 
-  window.Idiomorph.defaults.ignoreActiveValue = true;
+  // Not idiomorph's ignoreActiveValue: it leaves the whole focused element alone, and a
+  // button just tapped keeps focus, so its label would never change. Typing is kept below.
   window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
     if (name === "open" && el.tagName === "DETAILS") return !el.forestToggled;
     if (name === "data-sending") return false;  // the form's own request is still on its way
@@ -243,13 +244,39 @@ document.addEventListener("input", function (event) {
     return true;
   };
 
-  // A panel opened or closed by hand keeps that state through every refresh.
+  // A panel opened or closed by hand keeps that state through every refresh. A panel the
+  // morph could not match (one without an id) comes back new: it is known by its id or its
+  // summary's words, and opened or closed as it was.
+  var byHand = {};
+  function panelKey(details) {
+    if (details.id) return "#" + details.id;
+    var summary = details.querySelector(":scope > summary");
+    return summary ? "summary:" + summary.textContent.trim() : null;
+  }
   document.addEventListener("click", function (event) {
     var summary = event.target.closest && event.target.closest("summary");
     if (summary && summary.parentElement && summary.parentElement.tagName === "DETAILS") {
       summary.parentElement.forestToggled = true;
     }
   }, true);
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!details.forestToggled) return;
+    var key = panelKey(details);
+    if (key) byHand[key] = details.open;
+  }, true);
+  window.Idiomorph.defaults.callbacks.afterNodeAdded = function (node) {
+    if (!node.querySelectorAll) return;
+    var panels = Array.prototype.slice.call(node.querySelectorAll("details"));
+    if (node.tagName === "DETAILS") panels.push(node);
+    panels.forEach(function (details) {
+      var key = panelKey(details);
+      if (key && Object.prototype.hasOwnProperty.call(byHand, key)) {
+        details.forestToggled = true;
+        details.open = byHand[key];
+      }
+    });
+  };
 
   function remember(event) {
     var field = event.target;

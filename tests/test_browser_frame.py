@@ -280,6 +280,33 @@ def test_a_seat_taken_reaches_the_host_at_once(live_server, phones):
     watch.assert_clean()
 
 
+def test_a_refused_boss_form_stays_open_with_its_entries_and_says_why(live_server, phones):
+    (ana,) = phones(1)
+    watch = FrameWatch(ana)
+    code = new_table(ana, live_server, "explorers-of-the-woodlands", ["Ana", "Ben"],
+                     {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"})
+    sit(ana, live_server, code, 0)
+    ana.goto(f"{live_server}/t/{code}")
+    form = ana.locator("form:has(select[name=boss])")
+    panel = form.locator("xpath=ancestor::details[1]")
+    panel.locator("summary").click()
+    boss = form.locator("select[name=boss]")
+    chosen = boss.locator("option").nth(1).get_attribute("value")
+    boss.select_option(chosen)
+    form.locator("input[name=track]").fill("99")
+    shown = version(ana)
+    form.get_by_role("button").click()
+    toast = ana.locator("#toast")
+    expect(toast).to_be_visible()
+    assert_in_view(ana, toast)
+    assert version(ana) == shown
+    assert panel.evaluate("el => el.open")
+    expect(boss).to_have_value(chosen)
+    expect(form.locator("input[name=track]")).to_have_value("99")
+    record_screen(ana, "frame-06-refused-boss-form", HEIGHTS)
+    watch.assert_clean()
+
+
 def test_a_stepper_panel_stays_open_after_each_tap(live_server, phones):
     (ana,) = phones(1)
     watch = FrameWatch(ana)

@@ -77,6 +77,8 @@ document.addEventListener("input", function (event) {
   var sum = 0;
   parts.forEach(function (p) { sum += parseInt(p, 10); });
   target.value = String(Math.max(0, sum));
+  // As if typed there: a refresh keeps it (the morph above keeps typed fields).
+  target.dispatchEvent(new Event("input", { bubbles: true }));
 });
 
 // The table clock: the server sends the seconds left and the running time as they were when
@@ -193,7 +195,6 @@ document.addEventListener("input", function (event) {
     if (!toast) {
       toast = document.createElement("p");
       toast.id = "toast";
-      toast.hidden = true;
       document.body.appendChild(toast);
     }
     return toast;
@@ -210,12 +211,17 @@ document.addEventListener("input", function (event) {
     toast.textContent = message;
     toast.hidden = false;
     clearTimeout(hideTimer);
-    hideTimer = setTimeout(function () { toast.hidden = true; }, SHOW_MS[kind]);
+    hideTimer = setTimeout(putAway, SHOW_MS[kind]);
   });
 
+  // Gone, not just hidden: an old refusal must not linger in the page.
+  function putAway() {
+    var toast = document.getElementById("toast");
+    if (toast) toast.remove();
+  }
   document.addEventListener("click", function (event) {
     var toast = document.getElementById("toast");
-    if (toast && !toast.hidden && !toast.contains(event.target)) toast.hidden = true;
+    if (toast && !toast.contains(event.target)) putAway();
   }, true);
 })();
 
@@ -227,12 +233,39 @@ document.addEventListener("input", function (event) {
   if (!window.Idiomorph) return;
   var FIELD_STATE = { value: true, checked: true, selected: true };
 
-  function fieldOf(el) {
+  function typed(el) {
     var field = el.tagName === "OPTION" ? el.closest("select") : el;
-    return field && field.form && field.name ? field : null;
+    return !!(field && field.forestTyped);
   }
-  function typedIn(field) {
-    return !!(field && field.form.forestTyped && field.form.forestTyped[field.name]);
+
+  // A field is known across a refresh by what it says to a screen reader, or its name: a
+  // board may render a field anew (a new id), and what was typed in it must follow.
+  function fieldKey(field) {
+    var key = field.tagName + "|" + (field.getAttribute("aria-label") || field.name || "");
+    return field.type === "radio" || field.type === "checkbox" ? key + "|" + field.value : key;
+  }
+  var typedBefore = null;  // key -> what was typed, taken just before a swap
+  function takeTyped() {
+    typedBefore = {};
+    var view = document.getElementById("view");
+    if (!view) return;
+    view.querySelectorAll("input, select, textarea").forEach(function (field) {
+      if (!field.forestTyped) return;
+      var key = fieldKey(field);
+      if (!(key in typedBefore)) typedBefore[key] = { value: field.value, checked: field.checked };
+    });
+  }
+  function giveTyped(node) {
+    if (!typedBefore || !node.querySelectorAll) return;
+    var fields = Array.prototype.slice.call(node.querySelectorAll("input, select, textarea"));
+    if (node.matches("input, select, textarea")) fields.push(node);
+    fields.forEach(function (field) {
+      var was = typedBefore[fieldKey(field)];
+      if (!was) return;
+      field.forestTyped = true;
+      if (field.type === "radio" || field.type === "checkbox") field.checked = was.checked;
+      else field.value = was.value;
+    });
   }
 
   // Not idiomorph's ignoreActiveValue: it leaves the whole focused element alone, and a
@@ -240,7 +273,7 @@ document.addEventListener("input", function (event) {
   window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
     if (name === "open" && el.tagName === "DETAILS") return !el.forestToggled;
     if (name === "data-sending") return false;  // the form's own request is still on its way
-    if (FIELD_STATE[name]) return !typedIn(fieldOf(el));
+    if (FIELD_STATE[name]) return !typed(el);
     return true;
   };
 
@@ -267,6 +300,7 @@ document.addEventListener("input", function (event) {
   }, true);
   window.Idiomorph.defaults.callbacks.afterNodeAdded = function (node) {
     if (!node.querySelectorAll) return;
+    giveTyped(node);
     var panels = Array.prototype.slice.call(node.querySelectorAll("details"));
     if (node.tagName === "DETAILS") panels.push(node);
     panels.forEach(function (details) {
@@ -280,23 +314,33 @@ document.addEventListener("input", function (event) {
 
   function remember(event) {
     var field = event.target;
-    if (!field || !field.form || !field.name || field.type === "hidden") return;
-    field.form.forestTyped = field.form.forestTyped || {};
-    field.form.forestTyped[field.name] = true;
+    if (!field || !field.matches || !field.matches("input, select, textarea") || field.type === "hidden") return;
+    field.forestTyped = true;
+    if (field.type === "radio" && field.form) {
+      // Its group changed with it: a refresh must not check another of them.
+      Array.prototype.forEach.call(field.form.elements, function (other) {
+        if (other.type === "radio" && other.name === field.name) other.forestTyped = true;
+      });
+    }
   }
   document.addEventListener("input", remember, true);
   document.addEventListener("change", remember, true);
 
-  // A form whose own answer comes back without a refusal was sent: what was typed is
+  // A form whose own answer comes back without a refusal was sent: what was typed in it is
   // done with, and the fresh view may empty it. A refused or stale answer keeps it.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var config = event.detail.requestConfig;
     var form = config && config.elt;
-    if (!form || form.tagName !== "FORM" || !form.forestTyped) return;
-    var trigger = event.detail.xhr && event.detail.xhr.getResponseHeader("HX-Trigger");
-    var refused = trigger && /"kind":\s*"error"/.test(trigger);
-    if (!refused) form.forestTyped = null;
+    if (form && form.tagName === "FORM") {
+      var trigger = event.detail.xhr && event.detail.xhr.getResponseHeader("HX-Trigger");
+      var refused = trigger && /"kind":\s*"error"/.test(trigger);
+      if (!refused) {
+        Array.prototype.forEach.call(form.elements, function (field) { field.forestTyped = false; });
+      }
+    }
+    takeTyped();
   });
+  document.addEventListener("htmx:afterSwap", function () { typedBefore = null; });
 
   // The More sheet closes at a tap outside it, as a sheet does.
   document.addEventListener("click", function (event) {

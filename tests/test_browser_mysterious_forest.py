@@ -45,7 +45,7 @@ def test_a_whole_game_on_one_phone(live_server, phones):
     phone.get_by_role("button", name="Heroes of the Forest").click()
     expect(phone.locator(".mf-level-line")).to_have_text("Heroes of the Forest")
     expect(phone.get_by_role("button", name=re.compile("Step 2:"))).to_contain_text("5 Forest cards")
-    phone.locator(".mf-change summary").click()
+    expect(phone.locator(".mf-change")).to_have_attribute("open", "")  # still open after the refresh
     shot(phone, "40b-mf-change-setup")
     phone.get_by_role("button", name="Standard", exact=True).click()
     expect(phone.locator(".mf-level-line")).to_have_text("Standard")

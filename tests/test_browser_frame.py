@@ -77,6 +77,35 @@ def tiny_table(page, base, players=("Ana", "Ben")):
     return code
 
 
+GAMES = {
+    "wicked-forest": {"first_leader": "0"},
+    "woodland-wizards": {"first_player": "0"},
+    "explorers-of-the-woodlands": {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"},
+    "mysterious-forest": {"first_player": "0"},
+}
+
+
+def one_phone(live_server, phones, game="tiny", seats=(0,)):
+    """One watched phone holding `seats` at a new table of Ana and Ben; it shows nothing yet."""
+    (ana,) = phones(1)
+    watch = FrameWatch(ana)
+    code = new_table(ana, live_server, game, ["Ana", "Ben"], GAMES.get(game))
+    for seat in seats:
+        sit(ana, live_server, code, seat)
+    return ana, code, watch
+
+
+def seated_pair(live_server, phones):
+    """Ana and Ben at a tiny table, each in their seat; Ana's phone shows it, watched."""
+    ana, ben = phones(2)
+    watch = FrameWatch(ana)
+    code = tiny_table(ana, live_server)
+    sit(ana, live_server, code, 0)
+    sit(ben, live_server, code, 1)
+    ana.goto(f"{live_server}/t/{code}")
+    return ana, ben, code, watch
+
+
 def test_taps_on_two_phones_cancel_no_request_and_log_no_error(live_server, phones):
     ana, ben = phones(2)
     watches = [FrameWatch(ana), FrameWatch(ben)]
@@ -106,7 +135,7 @@ def test_taps_on_two_phones_cancel_no_request_and_log_no_error(live_server, phon
         watch.assert_clean()
 
 
-def test_the_status_line_and_the_primary_action_fit_the_first_screen(live_server, phones):
+def test_the_status_is_one_line_on_top_and_the_bar_sits_at_the_bottom(live_server, phones):
     (ana,) = phones(1)
     watch = FrameWatch(ana)
     code = new_table(ana, live_server, "wicked-forest", ["Ana", "Ben", "Cara"],
@@ -129,10 +158,7 @@ def test_the_status_line_and_the_primary_action_fit_the_first_screen(live_server
 
 
 def test_more_holds_seats_moves_countdown_and_log_as_controls(live_server, phones):
-    (ana,) = phones(1)
-    watch = FrameWatch(ana)
-    code = tiny_table(ana, live_server)
-    sit(ana, live_server, code, 0)
+    ana, code, watch = one_phone(live_server, phones)
     act(ana, live_server, code, "add", {"amount": 2})
     ana.goto(f"{live_server}/t/{code}")
     open_more(ana)
@@ -156,12 +182,7 @@ def test_more_holds_seats_moves_countdown_and_log_as_controls(live_server, phone
 
 
 def test_a_panel_open_on_one_phone_stays_open_when_another_acts(live_server, phones):
-    ana, ben = phones(2)
-    watch = FrameWatch(ana)
-    code = tiny_table(ana, live_server)
-    sit(ana, live_server, code, 0)
-    sit(ben, live_server, code, 1)
-    ana.goto(f"{live_server}/t/{code}")
+    ana, ben, code, watch = seated_pair(live_server, phones)
     open_more(ana)
     ana.locator("#more-moves > summary").click()
     expect(ana.locator("#more-moves .log li").first).to_have_text("Nothing yet.")
@@ -175,12 +196,7 @@ def test_a_panel_open_on_one_phone_stays_open_when_another_acts(live_server, pho
 
 
 def test_typed_text_survives_a_refresh_and_a_refused_form_keeps_it(live_server, phones):
-    ana, ben = phones(2)
-    watch = FrameWatch(ana)
-    code = tiny_table(ana, live_server)
-    sit(ana, live_server, code, 0)
-    sit(ben, live_server, code, 1)
-    ana.goto(f"{live_server}/t/{code}")
+    ana, ben, code, watch = seated_pair(live_server, phones)
     amount = ana.get_by_label("Amount")
     amount.fill("9")
     shown = version(ana)
@@ -208,10 +224,7 @@ def test_typed_text_survives_a_refresh_and_a_refused_form_keeps_it(live_server, 
 
 
 def test_undo_says_what_it_undoes_and_answers_with_a_toast(live_server, phones):
-    (ana,) = phones(1)
-    watch = FrameWatch(ana)
-    code = tiny_table(ana, live_server)
-    sit(ana, live_server, code, 0)
+    ana, code, watch = one_phone(live_server, phones)
     ana.goto(f"{live_server}/t/{code}")
     undo = ana.locator(".undo-btn")
     expect(undo).to_be_disabled()
@@ -231,13 +244,9 @@ def test_undo_says_what_it_undoes_and_answers_with_a_toast(live_server, phones):
 
 
 def test_undo_is_not_offered_for_a_secret_pick_and_a_reveal_undone_is_said_to_all(live_server, phones):
-    ana, ben = phones(2)
-    watches = [FrameWatch(ana), FrameWatch(ben)]
-    code = tiny_table(ana, live_server)
-    sit(ana, live_server, code, 0)
-    sit(ben, live_server, code, 1)
-    for page in (ana, ben):
-        page.goto(f"{live_server}/t/{code}")
+    ana, ben, code, watch = seated_pair(live_server, phones)
+    watches = [watch, FrameWatch(ben)]
+    ben.goto(f"{live_server}/t/{code}")
     shown = version(ana)
     act(ana, live_server, code, "pick", {"color": "red"})
     for page in (ana, ben):
@@ -281,11 +290,7 @@ def test_a_seat_taken_reaches_the_host_at_once(live_server, phones):
 
 
 def test_a_refused_boss_form_stays_open_with_its_entries_and_says_why(live_server, phones):
-    (ana,) = phones(1)
-    watch = FrameWatch(ana)
-    code = new_table(ana, live_server, "explorers-of-the-woodlands", ["Ana", "Ben"],
-                     {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"})
-    sit(ana, live_server, code, 0)
+    ana, code, watch = one_phone(live_server, phones, "explorers-of-the-woodlands")
     ana.goto(f"{live_server}/t/{code}")
     form = ana.locator("form:has(select[name=boss])")
     panel = form.locator("xpath=ancestor::details[1]")
@@ -308,12 +313,7 @@ def test_a_refused_boss_form_stays_open_with_its_entries_and_says_why(live_serve
 
 
 def test_a_stepper_panel_stays_open_after_each_tap(live_server, phones):
-    (ana,) = phones(1)
-    watch = FrameWatch(ana)
-    code = new_table(ana, live_server, "explorers-of-the-woodlands", ["Ana", "Ben"],
-                     {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"})
-    sit(ana, live_server, code, 0)
-    sit(ana, live_server, code, 1)
+    ana, code, watch = one_phone(live_server, phones, "explorers-of-the-woodlands", seats=(0, 1))
     ana.goto(f"{live_server}/t/{code}")
     panel = ana.locator("details:has(.stepper)").first
     panel.locator("summary").click()
@@ -329,4 +329,25 @@ def test_a_stepper_panel_stays_open_after_each_tap(live_server, phones):
         wait_for_version_past(ana, shown)
         assert panel.evaluate("el => el.open"), "the panel closed after a tap"
     expect(value).not_to_have_text(before)
+    watch.assert_clean()
+
+
+BAR_TOP = FIRST_SCREEN - 72  # the bottom bar covers the screen below this
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_board_sits_in_the_frame_on_a_phone(live_server, phones, game):
+    ana, code, watch = one_phone(live_server, phones, game)
+    ana.goto(f"{live_server}/t/{code}")
+    assert_in_first_screen(ana, ana.locator(".status-line"))
+    assert_fits_phone(ana)
+    bar = ana.locator(".bottom-bar").bounding_box()
+    assert bar["y"] >= BAR_TOP - 1 and bar["y"] + bar["height"] == pytest.approx(FIRST_SCREEN, abs=1)
+    primary = ana.locator("[data-primary]")
+    if primary.count():  # the boards that follow the board contract
+        assert primary.count() == 1
+        assert_in_first_screen(ana, primary)
+        box = primary.bounding_box()
+        assert box["y"] + box["height"] <= BAR_TOP, "the primary action hides under the bottom bar"
+    record_screen(ana, f"frame-10-{game}", HEIGHTS)
     watch.assert_clean()

@@ -10,13 +10,20 @@ from .helpers import act, create_tiny, take, version_of
 from .test_serving import StreamReader, make_app
 
 
+def hosted_table(app):
+    """A tiny table whose host sits in seat 0; the host's client and the code."""
+    limiter.reset()
+    host = app.test_client()
+    code = create_tiny(host)
+    take(host, code, 0)
+    return host, code
+
+
 def test_a_seat_taken_through_one_app_reaches_a_stream_held_by_another(tmp_path):
     path = tmp_path / "shared.sqlite"
     writer, holder = make_app(path), make_app(path)
-    limiter.reset()
-    host, ben = writer.test_client(), writer.test_client()
-    code = create_tiny(host)
-    take(host, code, 0)
+    host, code = hosted_table(writer)
+    ben = writer.test_client()
     stream = StreamReader(holder.test_client().get(f"/t/{code}/events?v=0&s=1"))
     try:
         stream.until(r"retry: \d+")
@@ -29,12 +36,9 @@ def test_a_seat_taken_through_one_app_reaches_a_stream_held_by_another(tmp_path)
 
 def test_a_join_does_not_make_a_move_prepared_before_it_stale(tmp_path):
     app = make_app(tmp_path / "db.sqlite")
-    limiter.reset()
-    host, ben = app.test_client(), app.test_client()
-    code = create_tiny(host)
-    take(host, code, 0)
+    host, code = hosted_table(app)
     seen = version_of(host, code)
-    take(ben, code, 1)
+    take(app.test_client(), code, 1)
     assert version_of(host, code) == seen
     assert act(host, code, "add", {"amount": 1}, version=seen).status_code == 200
 
@@ -56,10 +60,7 @@ def test_a_freed_seat_wakes_the_streams_of_the_same_app(tmp_path):
 
 def test_a_phone_reconnecting_with_old_seats_is_told_the_current_stamp(tmp_path):
     app = make_app(tmp_path / "db.sqlite")
-    limiter.reset()
-    client = app.test_client()
-    code = create_tiny(client)
-    take(client, code, 0)
+    _, code = hosted_table(app)
     take(app.test_client(), code, 1)
     stream = StreamReader(app.test_client().get(f"/t/{code}/events?v=0&s=0"))
     try:

@@ -400,7 +400,8 @@ class UndoPlan:
     """What undo would take back for a phone now, or why it would refuse."""
 
     last: store.ActionRow | None = None
-    undone: list = field(default_factory=list)  # every row it marks undone, `last` first
+    undone: list = field(default_factory=list)  # every move it marks undone, `last` first
+    said: list = field(default_factory=list)  # the table's lines about the move, going with it
     state: dict | None = None  # the table after it
     text: str = ""  # the move it undoes, as the log says it
     label: str = ""  # the same, or why not, short enough for the Undo button
@@ -430,8 +431,10 @@ def undo_plan(game, table: store.TableRow, actions: list, snapshot: dict, held: 
 
 
 def _settle_undo(game, table: store.TableRow, actions: list, plan: UndoPlan) -> None:
-    """Fold the table without the plan's move; a reveal brings back every pick it showed."""
-    remaining = [row for row in actions if row.seq != plan.last.seq]
+    """Fold the table without the plan's move; a reveal brings back every pick it showed.
+    A line saying an earlier reveal was undone goes too: it spoke of the state being left."""
+    said = [row for row in actions if row.name == REVEAL_UNDONE and row.seq > plan.last.seq]
+    remaining = [row for row in actions if row.seq != plan.last.seq and row not in said]
     state = fold(game, table.players, table.options, remaining)
     undone = [plan.last]
     if _is_secret(game, plan.last):
@@ -444,7 +447,7 @@ def _settle_undo(game, table: store.TableRow, actions: list, plan: UndoPlan) -> 
                 break
             undone.append(remaining.pop(open_rows[-1]))
             state = fold(game, table.players, table.options, remaining)
-    plan.undone, plan.state = undone, state
+    plan.undone, plan.said, plan.state = undone, said, state
 
 
 def undo_preview(conn, table: store.TableRow, held: list[int]) -> UndoPlan:
@@ -477,7 +480,7 @@ def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
             raise TableError(plan.refusal)
         _settle_undo(game, table, actions, plan)
         state = plan.state
-        for row in plan.undone:
+        for row in plan.undone + plan.said:
             store.mark_undone(conn, table.id, row.seq)
         if len(plan.undone) > 1:
             # Every phone saw the picks; now they vanish: say so on every phone.

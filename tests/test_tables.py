@@ -210,6 +210,20 @@ def test_undoing_a_reveal_tells_every_phone_in_a_public_line(conn):
     assert tables.undo_preview(conn, table, [0]).refusal.startswith("Nothing to undo")
 
 
+def test_undoing_past_an_undone_reveal_takes_its_line_away(conn):
+    code, _ = new_table(conn, players=("Ana", "Ben"))
+    start = tables.load(conn, code).snapshot
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 1}, 0)
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 1)
+    tables.apply_action(conn, code, [1], 1, "pick", {"color": "red"}, 2)
+    out = tables.undo(conn, code, [0], 3)
+    tables.undo(conn, code, [0], out.version)
+    table = tables.load(conn, code)
+    assert {k: v for k, v in table.snapshot.items() if k != "_clock"} == {
+        k: v for k, v in start.items() if k != "_clock"}
+    assert tables.log_lines(conn, table) == []
+
+
 def test_a_long_run_of_table_lines_does_not_hide_the_last_move_from_the_button(conn):
     code, host = new_table(conn, players=("Ana", "Ben"))
     tables.take_seat(conn, code, 0)

@@ -1,6 +1,6 @@
 """The Wicked Forest through the web layer: a whole short game, and the private screen."""
 
-from .helpers import act, hx_post, take
+from .helpers import act, hx_post, take, toast
 
 
 def new_table(client, players=("Ana", "Ben")):
@@ -41,7 +41,7 @@ def test_private_screen_needs_the_seat(client, make_client):
     assert 'aria-pressed="true"' not in html
 
 
-def test_stale_reveal_form_shows_the_notice_inline(client):
+def test_stale_reveal_form_says_why_and_shows_the_table_as_it_is(client):
     code = new_table(client)
     take(client, code, 0)
     act(client, code, "reveal", {"flowers": 2, "witch": False}, seat=0)
@@ -50,5 +50,5 @@ def test_stale_reveal_form_shows_the_notice_inline(client):
     assert resp.status_code == 200
     body = resp.get_data(as_text=True)
     # The same card tapped again on a form already answered: said plainly, nothing revealed.
-    assert ("That was for card 1, which is already revealed; it is now round 1, card 1 waiting "
-            "for Stay or Return.") in body and "Forest: 1 of 9 revealed" in body
+    assert toast(resp) == ("That was for card 1, which is already revealed; it is now round 1, card 1 "
+                           "waiting for Stay or Return.") and "Forest: 1 of 9 revealed" in body

@@ -450,7 +450,7 @@ def export_json(conn) -> str:
 
 CSV_COLUMNS = ("game_uid", "game", "game_name", "status", "started_at", "ended_at",
                "duration_seconds", "rounds", "cooperative", "team_won", "level", "seat", "player",
-               "person", "score", "place", "winner")
+               "person", "score", "place", "winner", "summary")
 
 
 # What makes a spreadsheet read a cell as a formula, full-width forms included.
@@ -488,7 +488,9 @@ def export_csv(conn) -> str:
                 outcome.get("rounds", ""), _yes_no(outcome.get("cooperative")) if outcome else "",
                 _yes_no(outcome.get("won")), outcome.get("level") or "", seat["seat"] + 1,
                 seat["name"], people.name(name_key(seat["name"])),
-                seat["score"], seat["place"], _yes_no(seat["winner"]) if outcome else "")])
+                seat["score"], seat["place"], _yes_no(seat["winner"]) if outcome else "",
+                # who won and why, the sentence the table showed at the end
+                outcome.get("summary") or "")])
     return out.getvalue()
 
 

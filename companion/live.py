@@ -38,29 +38,40 @@ SWEEP_BATCH = 500  # codes per query, well under SQLite's limit on bound paramet
 
 
 class Channel:
-    """The streams of one table in this process, and the latest version known here."""
+    """The streams of one table in this process, and the latest version and seat stamp
+    known here (the seat stamp moves when a seat is taken or freed)."""
 
-    __slots__ = ("code", "version", "streams", "changed")
+    __slots__ = ("code", "version", "seats", "streams", "changed")
 
     def __init__(self, code: str, version: int | None):
         self.code = code
         self.version = version
+        self.seats = 0
         self.streams = 0
         self.changed = threading.Condition()
 
-    def publish(self, version: int) -> None:
+    def publish(self, version: int, seats: int = 0) -> None:
         with self.changed:
-            # Versions only grow: a reading older than what a stream already has is dropped.
+            # Both only grow: a reading older than what a stream already has is dropped.
+            moved = False
             if self.version is None or version > self.version:
                 self.version = version
+                moved = True
+            if seats > self.seats:
+                self.seats = seats
+                moved = True
+            if moved:
                 self.changed.notify_all()
 
-    def wait_past(self, version: int | None, timeout: float) -> int | None:
-        """Wait until the version differs from `version` (or the timeout); return it."""
+    def stamps(self) -> tuple[int | None, int]:
+        return self.version, self.seats
+
+    def wait_past(self, stamps: tuple, timeout: float) -> tuple[int | None, int]:
+        """Wait until (version, seats) differs from `stamps` (or the timeout); return it."""
         with self.changed:
-            if self.version == version and timeout > 0:
+            if self.stamps() == stamps and timeout > 0:
                 self.changed.wait(timeout)
-            return self.version
+            return self.stamps()
 
 
 class Hub:
@@ -86,9 +97,9 @@ class Hub:
             if self._watcher is None or self._watcher_pid != os.getpid():
                 self._start_watcher()
         if channel.version is None:  # the first stream of this table here
-            version = self._read_version(code)
-            if version is not None:
-                channel.publish(version)
+            stamps = self._read_stamps(code)
+            if stamps is not None:
+                channel.publish(*stamps)
         return channel
 
     def unsubscribe(self, channel: Channel) -> None:
@@ -102,9 +113,9 @@ class Hub:
         channel = self._channels.get(code)
         if channel is None:
             return  # no stream for this table in this process; other processes' watchers see it
-        version = self._read_version(code)
-        if version is not None:
-            channel.publish(version)
+        stamps = self._read_stamps(code)
+        if stamps is not None:
+            channel.publish(*stamps)
 
     def stream_count(self) -> int:
         with self._lock:
@@ -112,13 +123,13 @@ class Hub:
 
     # -- database ------------------------------------------------------------------------
 
-    def _read_version(self, code: str) -> int | None:
+    def _read_stamps(self, code: str) -> tuple[int, int] | None:
         with self._lookup_lock:
             if self._lookup is None or self._lookup_pid != os.getpid():
                 # A connection inherited through a fork is never used: SQLite forbids it.
                 self._lookup = store.connect(self.db_path)
                 self._lookup_pid = os.getpid()
-            return store.get_version(self._lookup, code)
+            return store.get_stamps(self._lookup, code)
 
     # -- the watcher ---------------------------------------------------------------------
 
@@ -163,10 +174,10 @@ class Hub:
 
     def _publish_changes(self, conn, since: float) -> float:
         newest = since
-        for code, version, updated_at in store.changed_since(conn, since - OVERLAP_SECONDS):
+        for code, version, seats, updated_at in store.changed_since(conn, since - OVERLAP_SECONDS):
             channel = self._channels.get(code)
             if channel is not None:
-                channel.publish(version)
+                channel.publish(version, seats)
             if updated_at > newest:
                 newest = updated_at
         return newest
@@ -175,15 +186,16 @@ class Hub:
         with self._lock:
             codes = list(self._channels)
         for start in range(0, len(codes), SWEEP_BATCH):
-            for code, version in store.versions_of(conn, codes[start:start + SWEEP_BATCH]):
+            for code, version, seats in store.versions_of(conn, codes[start:start + SWEEP_BATCH]):
                 channel = self._channels.get(code)
                 if channel is not None:
-                    channel.publish(version)
+                    channel.publish(version, seats)
 
 
 def event_stream(hub: Hub, code: str, known_version: int | None, *,
-                 keepalive: float, max_seconds: float):
-    """Yield SSE text: an `update` event carrying the version whenever it changes.
+                 keepalive: float, max_seconds: float, known_seats: int | None = None):
+    """Yield SSE text: an `update` event carrying the version whenever it changes, and a
+    `seats` event carrying the seat stamp whenever a seat is taken or freed.
 
     A comment every `keepalive` seconds makes a socket whose phone is gone fail soon, and
     the stream ends after about `max_seconds` (spread a little, so phones that connected
@@ -198,19 +210,26 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
         yield "retry: 1500\n\n"
         started = last_sent = time.monotonic()
         ends = started + max_seconds * random.uniform(0.8, 1.0)
-        version = channel.version
+        version, seats = channel.stamps()
+        if known_seats is None:
+            known_seats = seats  # a phone that did not say has the seats it was shown
         while True:
             if version != known_version:
                 known_version = version
                 last_sent = time.monotonic()
                 yield f"event: update\ndata: {version}\n\n"
+            if seats != known_seats:
+                known_seats = seats
+                last_sent = time.monotonic()
+                yield f"event: seats\ndata: {seats}\n\n"
             now = time.monotonic()
             if now >= ends:
                 return
             if now - last_sent >= keepalive:
                 last_sent = now
                 yield ": keepalive\n\n"
-            version = channel.wait_past(known_version, min(ends, last_sent + keepalive) - now)
+            version, seats = channel.wait_past((known_version, known_seats),
+                                               min(ends, last_sent + keepalive) - now)
     finally:
         hub.unsubscribe(channel)
 

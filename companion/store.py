@@ -20,7 +20,10 @@ CREATE TABLE IF NOT EXISTS game_table (
     version INTEGER NOT NULL DEFAULT 0,
     snapshot TEXT NOT NULL,
     created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
+    updated_at REAL NOT NULL,
+    -- Moves with every seat taken or freed; apart from the version, which actions check
+    -- strictly, so a phone joining never makes another phone's move stale.
+    seat_stamp INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seat (
     table_id INTEGER NOT NULL REFERENCES game_table(id),
@@ -130,6 +133,7 @@ class TableRow:
     snapshot: dict
     created_at: float
     updated_at: float
+    seat_stamp: int = 0
 
 
 @dataclass
@@ -155,6 +159,9 @@ def connect(path: str) -> sqlite3.Connection:
 
 def init_schema(conn: sqlite3.Connection) -> None:
     conn.executescript(SCHEMA)
+    columns = {row["name"] for row in conn.execute("PRAGMA table_info(game_table)")}
+    if "seat_stamp" not in columns:  # a database made before seats were pushed live
+        conn.execute("ALTER TABLE game_table ADD COLUMN seat_stamp INTEGER NOT NULL DEFAULT 0")
 
 
 # Writers of one process queue here rather than in SQLite's busy handler, which sleeps
@@ -195,7 +202,7 @@ def _table(row: sqlite3.Row | None) -> TableRow | None:
         options=json.loads(row["options"]), players=json.loads(row["players"]),
         host_token_hash=row["host_token_hash"], version=row["version"],
         snapshot=json.loads(row["snapshot"]), created_at=row["created_at"],
-        updated_at=row["updated_at"],
+        updated_at=row["updated_at"], seat_stamp=row["seat_stamp"],
     )
 
 
@@ -232,16 +239,23 @@ def get_version(conn, code: str) -> int | None:
     return None if row is None else row["version"]
 
 
-def changed_since(conn, since: float) -> list[tuple[str, int, float]]:
-    """(code, version, updated_at) of every table written after `since`."""
+def get_stamps(conn, code: str) -> tuple[int, int] | None:
+    """(version, seat_stamp) of a table, or None."""
+    row = conn.execute("SELECT version, seat_stamp FROM game_table WHERE code = ?", (code,)).fetchone()
+    return None if row is None else (row["version"], row["seat_stamp"])
+
+
+def changed_since(conn, since: float) -> list[tuple[str, int, int, float]]:
+    """(code, version, seat_stamp, updated_at) of every table written after `since`."""
     return [tuple(row) for row in conn.execute(
-        "SELECT code, version, updated_at FROM game_table WHERE updated_at > ?", (since,))]
+        "SELECT code, version, seat_stamp, updated_at FROM game_table WHERE updated_at > ?", (since,))]
 
 
-def versions_of(conn, codes: list[str]) -> list[tuple[str, int]]:
+def versions_of(conn, codes: list[str]) -> list[tuple[str, int, int]]:
+    """(code, version, seat_stamp) of the given tables."""
     marks = ",".join("?" * len(codes))
     return [tuple(row) for row in conn.execute(
-        f"SELECT code, version FROM game_table WHERE code IN ({marks})", codes)]
+        f"SELECT code, version, seat_stamp FROM game_table WHERE code IN ({marks})", codes)]
 
 
 def seats(conn, table_id: int) -> list[sqlite3.Row]:
@@ -254,6 +268,9 @@ def set_seat_token(conn, table_id: int, seat: int, token_hash: str | None) -> No
     conn.execute(
         "UPDATE seat SET token_hash = ? WHERE table_id = ? AND seat = ?", (token_hash, table_id, seat)
     )
+    # Not the version: a seat changing hands must not refuse a move made meanwhile.
+    conn.execute("UPDATE game_table SET seat_stamp = seat_stamp + 1, updated_at = ? WHERE id = ?",
+                 (time.time(), table_id))
 
 
 def live_actions(conn, table_id: int, newest: int | None = None) -> list[ActionRow]:

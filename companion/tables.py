@@ -29,6 +29,9 @@ SEAT_FREED = "_seat_freed"  # a freed seat's unrevealed pick was withdrawn (publ
 WITHDRAWN = "_withdrawn"  # an unrevealed pick that never reached its reveal: no value kept
 # Added to a stored action's params: the seats whose unrevealed picks that action ended.
 DROPPED = "_dropped_picks"
+# A public line after an undo took a reveal back: every phone learns why its pick is gone.
+REVEAL_UNDONE = "_reveal_undone"
+REVEAL_UNDONE_LINE = "The reveal was undone: everyone chooses again."
 
 
 class TableError(Exception):
@@ -117,9 +120,9 @@ def start_state(game, players: list[str], options: dict) -> dict:
 def step(game, state: dict, action: str, params: dict, seat, at: float) -> tuple[dict, list[str]]:
     """One action, the game's or the table clock's, at server time `at`; return state and events."""
     clock = state.get("_clock") or timers.new({})
-    if action == SEAT_FREED:
+    if action in (SEAT_FREED, REVEAL_UNDONE):
         new_state = dict(state)
-        new_state["events"] = [withdrawn_line(state.get("players", []), params.get("seat"))]
+        new_state["events"] = [describe(game, action, params, seat, state.get("players", []))]
         return new_state, list(new_state["events"])
     if action in timers.ACTIONS:
         clock, said = timers.apply(clock, action, params, at, timer_cue(game, state), is_over(game, state),
@@ -166,6 +169,8 @@ def all_actions(game) -> dict:
 def describe(game, action: str, params: dict, seat, players: list[str]) -> str:
     if action == SEAT_FREED:
         return withdrawn_line(players, params.get("seat"))
+    if action == REVEAL_UNDONE:
+        return REVEAL_UNDONE_LINE
     if action in timers.ACTIONS:
         name = players[seat] if seat is not None and 0 <= seat < len(players) else "Someone"
         return timers.describe(action, params, name, getattr(game, "TIMER_STEP", "turn"))
@@ -390,8 +395,72 @@ def _step_over(game, state: dict, action: str, params: dict, seat) -> str | None
     return None
 
 
+@dataclass
+class UndoPlan:
+    """What undo would take back for a phone now, or why it would refuse."""
+
+    last: store.ActionRow | None = None
+    undone: list = field(default_factory=list)  # every move it marks undone, `last` first
+    said: list = field(default_factory=list)  # the table's lines about the move, going with it
+    state: dict | None = None  # the table after it
+    text: str = ""  # the move it undoes, as the log says it
+    label: str = ""  # the same, or why not, short enough for the Undo button
+    refusal: str | None = None
+
+
+def undo_plan(game, table: store.TableRow, actions: list, snapshot: dict, held: list[int]) -> UndoPlan:
+    """The one place that decides what undo would undo: the Undo button's label and undo()
+    both come from here, so the button never offers what the table then refuses."""
+    if not held:
+        return UndoPlan(refusal="Take a seat at this table first.", label="Take a seat first")
+    moves = [row for row in actions if not row.name.startswith("_")]
+    if not moves:
+        return UndoPlan(refusal="Nothing to undo: the table is as it was set up.", label="Nothing to undo yet")
+    # The table's own lines (a withdrawn pick) are not moves: undo steps over them.
+    last = moves[-1]
+    spec = game.ACTIONS.get(last.name)
+    if spec is not None and spec.secret and game.secret_open(snapshot, last.seat):
+        name = table.players[last.seat]
+        return UndoPlan(last=last, label=f"{name}'s choice stays secret",
+                        refusal=f"{name}'s choice stays secret until everyone has chosen, so it "
+                                f"cannot be undone; {name} can change it on their own phone.")
+    text = describe(game, last.name, last.params, last.seat, table.players)
+    # The pick that opened every hand: undoing it takes the reveal back.
+    label = "The reveal: everyone chooses again" if spec is not None and spec.secret else text
+    return UndoPlan(last=last, text=text, label=label)
+
+
+def _settle_undo(game, table: store.TableRow, actions: list, plan: UndoPlan) -> None:
+    """Fold the table without the plan's move; a reveal brings back every pick it showed.
+    A line saying an earlier reveal was undone goes too: it spoke of the state being left."""
+    said = [row for row in actions if row.name == REVEAL_UNDONE and row.seq > plan.last.seq]
+    remaining = [row for row in actions if row.seq != plan.last.seq and row not in said]
+    state = fold(game, table.players, table.options, remaining)
+    undone = [plan.last]
+    if _is_secret(game, plan.last):
+        # The pick that opened every hand: the picks it revealed come back with it, or
+        # they would sit pending again (already seen by all) and block the next undo.
+        while True:
+            open_rows = [i for i, row in enumerate(remaining)
+                         if _is_secret(game, row) and game.secret_open(state, row.seat)]
+            if not open_rows:
+                break
+            undone.append(remaining.pop(open_rows[-1]))
+            state = fold(game, table.players, table.options, remaining)
+    plan.undone, plan.said, plan.state = undone, said, state
+
+
+def undo_preview(conn, table: store.TableRow, held: list[int]) -> UndoPlan:
+    """The plan for the Undo button, reading only the newest rows when they hold a move."""
+    game = get_game(table.game)
+    actions = store.live_actions(conn, table.id, newest=8)
+    if actions and all(row.name.startswith("_") for row in actions):
+        actions = store.live_actions(conn, table.id)
+    return undo_plan(game, table, actions, table.snapshot, held)
+
+
 def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
-    """Drop the last live action and fold again, unless it is someone's unrevealed pick."""
+    """Drop the last live move and fold again, as undo_plan says, or refuse as it says."""
     table = load(conn, code)
     game = get_game(table.game)
     _check_seat(table, None, held)
@@ -406,39 +475,25 @@ def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
         if version != current.version:
             raise Stale("Someone else changed the table first. Here it is as it is now.")
         actions = store.live_actions(conn, table.id)
-        moves = [row for row in actions if not row.name.startswith("_")]
-        if not moves:
-            raise TableError("Nothing to undo: the table is as it was set up.")
-        # The table's own lines (a withdrawn pick) are not moves: undo steps over them.
-        last = moves[-1]
-        spec = game.ACTIONS.get(last.name)
-        if spec is not None and spec.secret and game.secret_open(current.snapshot, last.seat):
-            name = table.players[last.seat]
-            raise TableError(f"{name}'s choice stays secret until everyone has chosen, so it "
-                             f"cannot be undone; {name} can change it on their own phone.")
-        remaining = [row for row in actions if row.seq != last.seq]
-        state = fold(game, table.players, table.options, remaining)
-        undone = [last]
-        if spec is not None and spec.secret:
-            # The pick that opened every hand: the picks it revealed come back with it, or
-            # they would sit pending again (already seen by all) and block the next undo.
-            while True:
-                open_rows = [i for i, row in enumerate(remaining)
-                             if _is_secret(game, row) and game.secret_open(state, row.seat)]
-                if not open_rows:
-                    break
-                undone.append(remaining.pop(open_rows[-1]))
-                state = fold(game, table.players, table.options, remaining)
-        for row in undone:
+        plan = undo_plan(game, current, actions, current.snapshot, held)
+        if plan.refusal:
+            raise TableError(plan.refusal)
+        _settle_undo(game, table, actions, plan)
+        state = plan.state
+        for row in plan.undone + plan.said:
             store.mark_undone(conn, table.id, row.seq)
+        if len(plan.undone) > 1:
+            # Every phone saw the picks; now they vanish: say so on every phone.
+            store.append_action(conn, table.id, None, REVEAL_UNDONE, {}, None)
+            state = fold(game, table.players, table.options, store.live_actions(conn, table.id))
         if request_id:
             # A marker row, itself never live, so that a retried undo is recognised.
-            marker = store.append_action(conn, table.id, None, "_undo", {"undid": last.seq}, request_id)
+            marker = store.append_action(conn, table.id, None, "_undo", {"undid": plan.last.seq}, request_id)
             store.mark_undone(conn, table.id, marker)
         new_version = store.save_snapshot(conn, table.id, state)
-    text = describe(game, last.name, last.params, last.seat, table.players)
-    if len(undone) > 1:
-        text += f"; the {len(undone)} choices it revealed are undone too: everyone chooses again"
+    text = plan.text
+    if len(plan.undone) > 1:
+        text += f"; the {len(plan.undone)} choices it revealed are undone too: everyone chooses again"
     return Outcome(new_version, events=[f"Undone: {text}"])
 
 

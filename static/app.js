@@ -51,47 +51,6 @@
     if (live) live.dataset.opened = "1";
   });
 
-  // Someone typing in the view must not have their input wiped by a refresh.
-  function editing() {
-    var el = document.activeElement;
-    if (!el || !view() || !view().contains(el)) return false;
-    return el.tagName === "SELECT" || el.tagName === "TEXTAREA" ||
-      (el.tagName === "INPUT" && ["hidden", "checkbox", "radio", "submit"].indexOf(el.type) < 0);
-  }
-  var deferred = false;
-  document.addEventListener("focusout", function () {
-    if (!deferred) return;
-    setTimeout(function () {
-      if (deferred && !editing()) { deferred = false; resync(); }
-    }, 400);
-  });
-
-  // A refresh that was already on its way when typing began: keep what is typed.
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var cfg = event.detail && event.detail.requestConfig;
-    if (cfg && cfg.verb === "get" && event.detail.target === view() && editing()) {
-      event.detail.shouldSwap = false;
-      deferred = true;
-    }
-  });
-
-  document.addEventListener("htmx:confirm", function (event) {
-    var trigger = event.detail && event.detail.triggeringEvent;
-    if (!trigger || (trigger.type !== "sse:update" && trigger.type !== "resync")) return;
-    if (editing()) {
-      event.preventDefault();
-      deferred = true;
-      return;
-    }
-    // Skip the refetch when the pushed version is the one already on screen (our own action).
-    if (trigger.type !== "sse:update") return;
-    var message = trigger.detail;
-    var shown = document.querySelector("#view [data-version]");
-    if (message && shown && String(message.data) === shown.getAttribute("data-version")) {
-      event.preventDefault();
-    }
-  });
-
   // The network came back, or a refresh failed on a flaky network: fetch the view again.
   window.addEventListener("online", resync);
   var retryTimer = null;
@@ -118,6 +77,8 @@ document.addEventListener("input", function (event) {
   var sum = 0;
   parts.forEach(function (p) { sum += parseInt(p, 10); });
   target.value = String(Math.max(0, sum));
+  // As if typed there: a refresh keeps it (the morph above keeps typed fields).
+  target.dispatchEvent(new Event("input", { bubbles: true }));
 });
 
 // The table clock: the server sends the seconds left and the running time as they were when
@@ -198,13 +159,13 @@ document.addEventListener("input", function (event) {
       if (left <= 0 && box.getAttribute("data-running") === "1") timeUp(box);
       if (box.classList.contains("time-up")) timeUp(box);
     }
-    var elapsed = document.querySelector("#view [data-elapsed]");
-    if (elapsed && elapsed.getAttribute("data-elapsed") !== "") {
+    document.querySelectorAll("#view [data-elapsed]").forEach(function (elapsed) {
+      if (elapsed.getAttribute("data-elapsed") === "") return;
       var value = parseFloat(elapsed.getAttribute("data-elapsed"));
       if (elapsed.getAttribute("data-ticking") === "1") value += passed;
       var out = elapsed.querySelector(".elapsed-time");
       if (out) out.textContent = text(value);
-    }
+    });
     var toggle = document.querySelector("#view [data-sound-toggle]");
     if (toggle) toggle.textContent = soundOn() ? "🔔 Sound on" : "🔕 Sound off";
   }
@@ -221,23 +182,175 @@ document.addEventListener("input", function (event) {
   });
 })();
 
-// A refusal answered to an htmx request (the screen stays as it is): show it where the
-// finger is, in a notice at the bottom of the screen, until the next tap.
-document.addEventListener("forest-notice", function (event) {
-  var message = event.detail && event.detail.message;
-  if (!message) return;
-  var toast = document.getElementById("toast");
-  if (!toast) {
-    toast = document.createElement("p");
-    toast.id = "toast";
-    toast.className = "notice error toast";
-    toast.setAttribute("role", "alert");
-    document.body.appendChild(toast);
-    document.addEventListener("click", function () { toast.hidden = true; }, true);
+// The answer to a tap, success or refusal, shows where the finger is: a toast just above
+// the bottom bar, whatever part of the page is on the screen. It stays long enough to read
+// (longer for a refusal), and a tap elsewhere puts it away.
+(function () {
+  "use strict";
+  var hideTimer = null;
+  var SHOW_MS = { info: 6000, error: 9000 };
+
+  function toastBox() {
+    var toast = document.getElementById("toast");
+    if (!toast) {
+      toast = document.createElement("p");
+      toast.id = "toast";
+      document.body.appendChild(toast);
+    }
+    return toast;
   }
-  toast.textContent = message;
-  toast.hidden = false;
-});
+
+  document.addEventListener("forest-notice", function (event) {
+    var message = event.detail && event.detail.message;
+    if (!message) return;
+    var kind = event.detail.kind === "info" ? "info" : "error";
+    var toast = toastBox();
+    toast.className = "notice toast " + kind;
+    // alert for a refusal (read out at once), status for news the player asked for
+    toast.setAttribute("role", kind === "error" ? "alert" : "status");
+    toast.textContent = message;
+    toast.hidden = false;
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(putAway, SHOW_MS[kind]);
+  });
+
+  // Gone, not just hidden: an old refusal must not linger in the page.
+  function putAway() {
+    var toast = document.getElementById("toast");
+    if (toast) toast.remove();
+  }
+  document.addEventListener("click", function (event) {
+    var toast = document.getElementById("toast");
+    if (toast && !toast.contains(event.target)) putAway();
+  }, true);
+})();
+
+// Refreshes morph the new view into the old (idiomorph), and keep what the person was
+// doing: a panel they opened or closed stays so, and what they typed or chose in a form
+// stays until that form is sent and answered. The server renders neither.
+(function () {
+  "use strict";
+  if (!window.Idiomorph) return;
+  var FIELD_STATE = { value: true, checked: true, selected: true };
+
+  function typed(el) {
+    var field = el.tagName === "OPTION" ? el.closest("select") : el;
+    return !!(field && field.forestTyped);
+  }
+
+  // A field is known across a refresh by what it says to a screen reader, or its name: a
+  // board may render a field anew (a new id), and what was typed in it must follow.
+  function fieldKey(field) {
+    var key = field.tagName + "|" + (field.getAttribute("aria-label") || field.name || "");
+    return field.type === "radio" || field.type === "checkbox" ? key + "|" + field.value : key;
+  }
+  var typedBefore = null;  // key -> what was typed, taken just before a swap
+  function takeTyped() {
+    typedBefore = {};
+    var view = document.getElementById("view");
+    if (!view) return;
+    view.querySelectorAll("input, select, textarea").forEach(function (field) {
+      if (!field.forestTyped) return;
+      var key = fieldKey(field);
+      if (!(key in typedBefore)) typedBefore[key] = { value: field.value, checked: field.checked };
+    });
+  }
+  function giveTyped(node) {
+    if (!typedBefore || !node.querySelectorAll) return;
+    var fields = Array.prototype.slice.call(node.querySelectorAll("input, select, textarea"));
+    if (node.matches("input, select, textarea")) fields.push(node);
+    fields.forEach(function (field) {
+      var was = typedBefore[fieldKey(field)];
+      if (!was) return;
+      field.forestTyped = true;
+      if (field.type === "radio" || field.type === "checkbox") field.checked = was.checked;
+      else field.value = was.value;
+    });
+  }
+
+  // Not idiomorph's ignoreActiveValue: it leaves the whole focused element alone, and a
+  // button just tapped keeps focus, so its label would never change. Typing is kept below.
+  window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, el) {
+    if (name === "open" && el.tagName === "DETAILS") return !el.forestToggled;
+    if (name === "data-sending") return false;  // the form's own request is still on its way
+    if (FIELD_STATE[name]) return !typed(el);
+    return true;
+  };
+
+  // A panel opened or closed by hand keeps that state through every refresh. A panel the
+  // morph could not match (one without an id) comes back new: it is known by its id or its
+  // summary's words, and opened or closed as it was.
+  var byHand = {};
+  function panelKey(details) {
+    if (details.id) return "#" + details.id;
+    var summary = details.querySelector(":scope > summary");
+    return summary ? "summary:" + summary.textContent.trim() : null;
+  }
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest && event.target.closest("summary");
+    if (summary && summary.parentElement && summary.parentElement.tagName === "DETAILS") {
+      summary.parentElement.forestToggled = true;
+    }
+  }, true);
+  document.addEventListener("toggle", function (event) {
+    var details = event.target;
+    if (!details.forestToggled) return;
+    var key = panelKey(details);
+    if (key) byHand[key] = details.open;
+  }, true);
+  window.Idiomorph.defaults.callbacks.afterNodeAdded = function (node) {
+    if (!node.querySelectorAll) return;
+    giveTyped(node);
+    var panels = Array.prototype.slice.call(node.querySelectorAll("details"));
+    if (node.tagName === "DETAILS") panels.push(node);
+    panels.forEach(function (details) {
+      var key = panelKey(details);
+      if (key && Object.prototype.hasOwnProperty.call(byHand, key)) {
+        details.forestToggled = true;
+        details.open = byHand[key];
+      }
+    });
+  };
+
+  function remember(event) {
+    var field = event.target;
+    if (!field || !field.matches || !field.matches("input, select, textarea") || field.type === "hidden") return;
+    field.forestTyped = true;
+    if (field.type === "radio" && field.form) {
+      // Its group changed with it: a refresh must not check another of them.
+      Array.prototype.forEach.call(field.form.elements, function (other) {
+        if (other.type === "radio" && other.name === field.name) other.forestTyped = true;
+      });
+    }
+  }
+  document.addEventListener("input", remember, true);
+  document.addEventListener("change", remember, true);
+
+  // A form whose own answer comes back without a refusal was sent: what was typed in it is
+  // done with, and the fresh view may empty it. A refused or stale answer keeps it.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var config = event.detail.requestConfig;
+    var form = config && config.elt;
+    if (form && form.tagName === "FORM") {
+      var trigger = event.detail.xhr && event.detail.xhr.getResponseHeader("HX-Trigger");
+      var refused = trigger && /"kind":\s*"error"/.test(trigger);
+      if (!refused) {
+        Array.prototype.forEach.call(form.elements, function (field) { field.forestTyped = false; });
+      }
+    }
+    takeTyped();
+  });
+  document.addEventListener("htmx:afterSwap", function () { typedBefore = null; });
+
+  // The More sheet closes at a tap outside it, as a sheet does.
+  document.addEventListener("click", function (event) {
+    var more = document.getElementById("more");
+    if (more && more.open && !more.contains(event.target)) {
+      more.open = false;
+      more.forestToggled = true;
+    }
+  });
+})();
 
 // One tap, one action. A refresh can put a new button under a finger that is about to tap
 // again (an impatient double tap, or another phone's move arriving): a tap on the view
@@ -250,12 +363,15 @@ document.addEventListener("forest-notice", function (event) {
   var release = null;
   var sendingCount = 0;  // this phone's own actions on their way
   var missedVersion = 0;  // a live update that came meanwhile
+  var missedSeats = 0;  // a seat taken or freed meanwhile
 
   function view() { return document.getElementById("view"); }
-  function shownVersion() {
-    var shown = document.querySelector("#view [data-version]");
-    return shown ? parseInt(shown.getAttribute("data-version"), 10) : 0;
+  function shown(name) {
+    var el = document.querySelector("#view [data-" + name + "]");
+    return el ? parseInt(el.getAttribute("data-" + name), 10) || 0 : 0;
   }
+  function shownVersion() { return shown("version"); }
+  function shownSeats() { return shown("seats"); }
 
   function changed(event) {
     var el = view();
@@ -285,17 +401,38 @@ document.addEventListener("forest-notice", function (event) {
     sendingCount = Math.max(0, sendingCount - 1);
     if (sendingCount) return;
     // The answer is on screen: fetch what another phone did meanwhile, if it is not in it.
-    if (missedVersion > shownVersion() && window.htmx) window.htmx.trigger(view(), "resync");
+    if ((missedVersion > shownVersion() || missedSeats > shownSeats()) && window.htmx) {
+      window.htmx.trigger(view(), "resync");
+    }
     missedVersion = 0;
+    missedSeats = 0;
   });
 
-  // The answer to a form on its way brings the fresh view; a refresh meanwhile would only
-  // swap the view twice under the finger. Remember the update and catch up afterwards.
+  // A refresh pushed by the stream is skipped when the view already shows that version
+  // (this phone's own action) or those seats. While this phone's own action is on its way
+  // it waits: the answer brings the fresh view, and a refresh meanwhile would swap the view
+  // twice under the finger. It is remembered and caught up with afterwards.
   document.addEventListener("htmx:confirm", function (event) {
     var trigger = event.detail && event.detail.triggeringEvent;
-    if (!trigger || trigger.type !== "sse:update" || !sendingCount) return;
+    if (!trigger || (trigger.type !== "sse:update" && trigger.type !== "sse:seats")) return;
+    var pushed = parseInt(trigger.detail && trigger.detail.data, 10) || 0;
+    var seats = trigger.type === "sse:seats";
+    if (pushed <= (seats ? shownSeats() : shownVersion())) {
+      event.preventDefault();
+      return;
+    }
+    if (!sendingCount) return;
     event.preventDefault();
-    missedVersion = Math.max(missedVersion, parseInt(trigger.detail && trigger.detail.data, 10) || 0);
+    if (seats) missedSeats = Math.max(missedSeats, pushed);
+    else missedVersion = Math.max(missedVersion, pushed);
+  });
+
+  // An answer older than the view on screen (a refresh overtaken by a tap's answer) is
+  // not swapped in: the screen never steps back.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target !== view() || !event.detail.xhr) return;
+    var found = /data-version="(\d+)"/.exec(event.detail.xhr.responseText || "");
+    if (found && parseInt(found[1], 10) < shownVersion()) event.detail.shouldSwap = false;
   });
 
   document.addEventListener("click", function (event) {

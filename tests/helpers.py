@@ -66,3 +66,16 @@ def name_step(game, state, action, params):
     if spec is None or not spec.step or spec.step in params:
         return params
     return {**params, spec.step: game.step_values(state).get(action)}
+
+
+def toast(resp):
+    """The notice an htmx answer asks the page to show as a toast, or None."""
+    import json
+
+    trigger = resp.headers.get("HX-Trigger")
+    return json.loads(trigger)["forest-notice"]["message"] if trigger else None
+
+
+def kept_in_place(resp):
+    """An htmx answer that changes nothing on the screen (a refused tap)."""
+    return resp.status_code == 200 and resp.headers.get("HX-Reswap") == "none"

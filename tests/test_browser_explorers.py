@@ -253,8 +253,6 @@ def test_the_boss_revealed_by_an_empty_stack_is_named_first_then_the_track_runs_
         WATCHES.pop(page).assert_clean()
 
 
-@pytest.mark.xfail(strict=False, reason="needs the table page's morphing refresh, which keeps "
-                   "open panels open by their ids")
 def test_a_panel_open_on_one_phone_stays_open_while_another_phone_plays(live_server, phones):
     ana, ben = phones(2)
     start_table(live_server, (ana, ben), ("Ana", "Ben"))

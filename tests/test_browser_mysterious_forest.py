@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .board_checks import NEEDS_MORPHING_REFRESH, assert_clean_board, check_screen, open_panel
+from .board_checks import assert_clean_board, check_screen, open_panel
 from .browser import Watch, browser, live_server, phones, shot  # noqa: F401  (fixtures)
 from .test_browser_table import join
 
@@ -62,8 +62,7 @@ def test_a_whole_game_on_one_phone(live_server, phones):
     phone.get_by_role("button", name="Heroes of the Forest").click()
     expect(phone.locator(".mf-stats")).to_contain_text("Heroes of the Forest")
     expect(phone.locator("[data-primary]").get_by_role("button", name=re.compile("Step 2:"))).to_contain_text("5 Forest cards")
-    if phone.locator("#mf-change[open]").count() == 0:
-        open_panel(phone, "mf-change")
+    expect(phone.locator("#mf-change")).to_have_attribute("open", "")  # still open after the refresh
     shoot(phone, "mf-03-change-setup")
     phone.get_by_role("button", name="Standard", exact=True).click()
     expect(phone.locator(".mf-stats")).to_contain_text("Standard")
@@ -196,7 +195,6 @@ def test_two_phones_play_the_guess_variant_and_lose_gently(live_server, phones):
         assert_clean_board(watch)
 
 
-@NEEDS_MORPHING_REFRESH
 def test_an_open_panel_stays_open_when_another_phone_acts(live_server, phones):
     ana, ben = phones(2)
     watches = [Watch(ana), Watch(ben)]

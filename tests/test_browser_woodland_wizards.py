@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .board_checks import NEEDS_MORPHING_REFRESH, assert_clean_board, check_screen, open_panel
+from .board_checks import assert_clean_board, check_screen, open_panel
 from .browser import Watch, browser, live_server, phones, tap  # noqa: F401  (fixtures)
 from .test_browser_table import join
 
@@ -164,7 +164,6 @@ def test_four_phones_play_four_rounds(live_server, phones):
         assert_clean_board(watch)
 
 
-@NEEDS_MORPHING_REFRESH
 def test_an_open_correction_panel_stays_open_when_another_phone_acts(live_server, phones):
     ana, ben = phones(2)
     watches = [Watch(ana), Watch(ben)]

@@ -7,7 +7,7 @@ import pytest
 from companion import store
 from companion.db import get_db
 
-from .helpers import act, hidden, hx_post, take
+from .helpers import act, hidden, hx_post, kept_in_place, take, toast
 
 GAME = "explorers-of-the-woodlands"
 
@@ -56,8 +56,7 @@ def test_out_of_range_hp_is_refused_with_a_message_and_changes_nothing(client):
     take(client, code, 0)
     resp = hx_post(client, f"/t/{code}/act", {"action": "set_hp", "hero": "xylia", "hp": "6",
                                               "version": "0", "seat": "0"})
-    body = resp.get_data(as_text=True)
-    assert resp.status_code == 200 and "A Hero&#39;s HP can never exceed 5." in body
+    assert kept_in_place(resp) and toast(resp) == "A Hero's HP can never exceed 5."
     assert client.get(f"/api/tables/{code}").get_json()["version"] == 0
     resp = act(client, code, "set_orbs", {"hero": "klethor", "orbs": 11})
     assert resp.status_code == 400
@@ -81,8 +80,8 @@ def test_malformed_forged_and_stale_requests_never_break_the_table(client, make_
     assert act(ben, code, "place_tile", {"kind": "growth"}).status_code == 200
     resp = hx_post(client, f"/t/{code}/act", {"action": "place_tile", "kind": "growth",
                                               "hero": "xylia", "version": "0", "seat": "0"})
-    assert ("That was for Ana&#39;s tile, which is already placed; it is now round 1, Ben to "
-            "place a tile.") in resp.get_data(as_text=True)
+    assert toast(resp) == ("That was for Ana's tile, which is already placed; it is now round 1, Ben to "
+                           "place a tile.")
     assert client.get(f"/api/tables/{code}").get_json()["view"]["stack"] == 21
 
 
@@ -103,7 +102,7 @@ def test_page_buttons_drive_a_turn_and_undo_restores_poisoned_hp(client):
     assert "End Xylia&#39;s turn" in page
     version = hidden(page, "version")
     resp = hx_post(client, f"/t/{code}/undo", {"version": version})
-    assert "Undone" in resp.get_data(as_text=True)
+    assert toast(resp).startswith("Undone")
     view = client.get(f"/api/tables/{code}").get_json()["view"]
     assert view["heroes"][0]["hp"] == 5 and view["phase"] == "growth"
 
@@ -133,15 +132,14 @@ def test_a_second_end_turn_is_refused_by_the_api_and_inline_on_the_page(client):
     # The page: answered with 200 and the sentence in the view, as htmx swaps only 2xx.
     resp = hx_post(client, f"/t/{code}/act", {"action": "end_turn", "hero": "xylia",
                                               "version": str(before["version"]), "seat": "0"})
-    html = resp.get_data(as_text=True)
-    assert resp.status_code == 200 and f'<p class="notice error" role="alert">{said}</p>' in html
+    assert kept_in_place(resp) and toast(resp) == said.replace("&#39;", "'")
     after = client.get(f"/api/tables/{code}").get_json()
     assert after["version"] == before["version"] and after["view"]["boss"] == before["view"]["boss"]
 
 
 def board_of(html):
     """The board: what the table page shows between its clock and its footer."""
-    return html.split('<footer class="table-foot">')[0]
+    return html.split('<nav class="bottom-bar"')[0]
 
 
 def first_part(html):

@@ -157,6 +157,34 @@ def test_finished_table_is_recorded_with_rounds_scores_and_duration(client):
     assert "In the history" in client.get(f"/t/{code}").get_data(as_text=True)
 
 
+def test_the_ending_says_one_sentence_on_the_table_in_the_history_and_the_exports(client):
+    code = play_woodland_wizards(client)
+    (played_id,) = history_ids(client)
+    sentence = client.get(f"/api/history/{played_id}").get_json()["outcome"]["summary"]
+    assert sentence.startswith("Ana wins")
+    escaped = sentence.replace("'", "&#39;")
+    table = client.get(f"/t/{code}").get_data(as_text=True)
+    assert f'<p class="ending">{escaped}</p>' in table
+    assert escaped in client.get(f"/history/{played_id}").get_data(as_text=True)
+    assert export(client)["games"][0]["outcome"]["summary"] == sentence
+    rows = list(csv.DictReader(io.StringIO(client.get("/history/export.csv").get_data(as_text=True))))
+    assert {row["summary"] for row in rows} == {sentence}
+
+
+def test_a_cooperative_ending_says_the_same_sentence_in_the_history(client, coop):
+    resp = client.post("/api/tables", json={"game": "tiny-coop", "players": ["Ana", "Ben"],
+                                            "options": {"level": "Easy"}})
+    code = resp.get_json()["code"]
+    take(client, code, 0)
+    api_act(client, code, "advance")
+    api_act(client, code, "end", {"won": True})
+    (played_id,) = history_ids(client)
+    sentence = client.get(f"/api/history/{played_id}").get_json()["outcome"]["summary"]
+    assert sentence == "The team beat the forest in round 2."
+    assert sentence in client.get(f"/history/{played_id}").get_data(as_text=True)
+    assert sentence in client.get(f"/t/{code}").get_data(as_text=True)
+
+
 def test_correction_after_the_end_rerecords_and_reopening_removes(client):
     code = play_woodland_wizards(client)
     (played_id,) = history_ids(client)
@@ -351,7 +379,7 @@ def test_csv_has_the_documented_columns_one_row_per_player(client):
                      "status": "finished", "started_at": "2023-11-15T22:13:20Z",
                      "ended_at": "2023-11-15T22:43:20Z", "duration_seconds": "1700", "rounds": "3",
                      "cooperative": "no", "team_won": "", "level": "", "seat": "1", "player": "Anna",
-                     "person": "Anna", "score": "30", "place": "1", "winner": "yes"}
+                     "person": "Anna", "score": "30", "place": "1", "winner": "yes", "summary": ""}
     ana = next(r for r in rows if r["player"] == "Ana")
     assert ana["person"] == "Anna"
     coop_row = next(r for r in rows if r["game_uid"] == "e")

@@ -5,7 +5,7 @@ import re
 from companion import store, tables, timers
 from companion.games import mysterious_forest as mf
 
-from .helpers import act, hx_post, take, version_of
+from .helpers import act, hx_post, take, toast, version_of
 
 
 def new_table(client, players=("Ana", "Ben"), **options):
@@ -182,7 +182,7 @@ def test_refusals_say_why_and_change_nothing(client, make_client):
     # A stale form from the page: the notice comes back inline, nothing changes.
     resp = hx_post(client, f"/t/{code}/act", {"action": "done_looking", "card": "2",
                                               "version": str(before["version"] - 1), "seat": "0"})
-    assert resp.status_code == 200 and "Someone else changed the table first" in resp.get_data(as_text=True)
+    assert resp.status_code == 200 and "Someone else changed the table first" in toast(resp)
     after = client.get(f"/api/tables/{code}").get_json()
     assert after["version"] == before["version"] and after["view"] == before["view"]
 

@@ -170,3 +170,68 @@ def test_commuting_entry_is_accepted_against_an_old_version(conn):
     assert tables.load(conn, code).snapshot["totals"] == [7, 9]
     with pytest.raises(tables.Stale):
         tables.apply_action(conn, code, [1], 1, "settle_round", {}, 1)
+
+
+def test_the_undo_button_and_undo_agree_on_what_is_undone(conn):
+    code, _ = new_table(conn, players=("Ana", "Ben"))
+    table = tables.load(conn, code)
+    assert tables.undo_preview(conn, table, []).refusal == "Take a seat at this table first."
+    plan = tables.undo_preview(conn, table, [0])
+    assert plan.label == "Nothing to undo yet" and plan.refusal.startswith("Nothing to undo")
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 3}, 0)
+    plan = tables.undo_preview(conn, tables.load(conn, code), [0])
+    assert plan.refusal is None and plan.label == "Ana added 3."
+    assert tables.undo(conn, code, [0], 1).events == ["Undone: Ana added 3."]
+
+
+def test_the_undo_button_is_not_offered_for_an_unrevealed_pick(conn):
+    code, _ = new_table(conn, players=("Ana", "Ben"))
+    tables.apply_action(conn, code, [1], 1, "pick", {"color": "blue"}, 0)
+    plan = tables.undo_preview(conn, tables.load(conn, code), [0])
+    assert plan.label == "Ben's choice stays secret"
+    with pytest.raises(tables.TableError) as refused:
+        tables.undo(conn, code, [0], 1)
+    assert refused.value.message == plan.refusal
+
+
+def test_undoing_a_reveal_tells_every_phone_in_a_public_line(conn):
+    code, _ = new_table(conn, players=("Ana", "Ben"))
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 0)
+    tables.apply_action(conn, code, [1], 1, "pick", {"color": "red"}, 1)
+    plan = tables.undo_preview(conn, tables.load(conn, code), [0])
+    assert plan.label == "The reveal: everyone chooses again"
+    tables.undo(conn, code, [0], 2)
+    table = tables.load(conn, code)
+    assert table.snapshot["events"] == [tables.REVEAL_UNDONE_LINE]
+    log = tables.log_lines(conn, table)
+    assert log[0]["text"] == tables.REVEAL_UNDONE_LINE
+    assert not any("blue" in line["text"] or "red" in line["text"] for line in log)
+    # The public line is no move: the next undo has nothing of the game to take back.
+    assert tables.undo_preview(conn, table, [0]).refusal.startswith("Nothing to undo")
+
+
+def test_undoing_past_an_undone_reveal_takes_its_line_away(conn):
+    code, _ = new_table(conn, players=("Ana", "Ben"))
+    start = tables.load(conn, code).snapshot
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 1}, 0)
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 1)
+    tables.apply_action(conn, code, [1], 1, "pick", {"color": "red"}, 2)
+    out = tables.undo(conn, code, [0], 3)
+    tables.undo(conn, code, [0], out.version)
+    table = tables.load(conn, code)
+    assert {k: v for k, v in table.snapshot.items() if k != "_clock"} == {
+        k: v for k, v in start.items() if k != "_clock"}
+    assert tables.log_lines(conn, table) == []
+
+
+def test_a_long_run_of_table_lines_does_not_hide_the_last_move_from_the_button(conn):
+    code, host = new_table(conn, players=("Ana", "Ben"))
+    tables.take_seat(conn, code, 0)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 2}, 0)
+    for _ in range(10):  # each frees a seat whose pick is open: a table line, not a move
+        version = tables.load(conn, code).version
+        tables.take_seat(conn, code, 1)
+        tables.apply_action(conn, code, [1], 1, "pick", {"color": "red"}, version)
+        tables.free_seat(conn, code, host, 1)
+    plan = tables.undo_preview(conn, tables.load(conn, code), [0])
+    assert plan.label == "Ana added 2."

@@ -2,7 +2,7 @@
 
 import re
 
-from .helpers import act, hidden, hx_post, take
+from .helpers import act, hidden, hx_post, kept_in_place, take, toast
 
 
 def new_table(client, players=("Ana", "Ben")):
@@ -43,7 +43,7 @@ def test_private_screen_needs_the_seat(client, make_client):
     assert 'aria-pressed="true"' not in html
 
 
-def test_stale_reveal_form_shows_the_notice_inline(client):
+def test_stale_reveal_form_says_why_and_shows_the_table_as_it_is(client):
     code = new_table(client)
     take(client, code, 0)
     act(client, code, "reveal", {"flowers": 2, "witch": False}, seat=0)
@@ -52,8 +52,8 @@ def test_stale_reveal_form_shows_the_notice_inline(client):
     assert resp.status_code == 200
     body = resp.get_data(as_text=True)
     # The same card tapped again on a form already answered: said plainly, nothing revealed.
-    assert ("That was for card 1, which is already revealed; it is now round 1, card 1 waiting "
-            "for Stay or Return.") in body and "Forest: 1 of 9 revealed" in body
+    assert toast(resp) == ("That was for card 1, which is already revealed; it is now round 1, card 1 "
+                           "waiting for Stay or Return.") and "Forest: 1 of 9 revealed" in body
 
 
 def board(client, code):
@@ -93,13 +93,12 @@ def test_crystallization_fields_outlive_refreshes_until_this_phone_logs_them(cli
     for field in ("player", "item", "color", "magic", "spent"):
         assert f'id="wf-crystal-{field}" name="{field}"' in html
     fields = {"action": "crystallize", "seat": "0", "player": "0", "color": "none", "spent": "0"}
-    answer = hx_post(client, f"/t/{code}/act", dict(fields, item="cultivation", magic="4", rid="r-1",
-                                                    version=hidden(html, "version")))
-    answer = answer.get_data(as_text=True)
-    # Refused (a Cultivation tile has a colour): what was picked stays for a second try.
-    assert "has a color" in answer and "hx-preserve" in crystal_fields(answer)
+    refused = hx_post(client, f"/t/{code}/act", dict(fields, item="cultivation", magic="4", rid="r-1",
+                                                     version=hidden(html, "version")))
+    # Refused (a Cultivation tile has a colour): the screen is left as it is, what was picked stays.
+    assert kept_in_place(refused) and "has a color" in toast(refused)
     answer = hx_post(client, f"/t/{code}/act", dict(fields, item="card", magic="4", rid="r-2",
-                                                    version=hidden(answer, "version")))
+                                                    version=hidden(html, "version")))
     answer = answer.get_data(as_text=True)
     # Logged: this phone's answer brings empty fields for the next entry.
     assert "Ana 4" in answer and "hx-preserve" not in crystal_fields(answer)

@@ -67,4 +67,6 @@ def outcome(state):
     return {"cooperative": True, "won": state["won"], "level": state["level"],
             "players": [{"seat": i, "name": n, "score": None, "place": None, "winner": state["won"]}
                         for i, n in enumerate(state["players"])],
-            "rounds": state["round"], "score_by_round": None}
+            "rounds": state["round"], "score_by_round": None,
+            "summary": ("The team beat the forest" if state["won"] else "The forest beat the team")
+                       + f" in round {state['round']}."}

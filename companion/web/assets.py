@@ -23,6 +23,8 @@ bp = Blueprint("assets", __name__)
 VENDOR_FILES = {
     "htmx.min.js": ("htmx.org", "dist/htmx.min.js"),
     "sse.min.js": ("htmx-ext-sse", "dist/sse.min.js"),
+    # idiomorph with its htmx extension ("morph"): refreshes morph the view in place.
+    "idiomorph-ext.min.js": ("idiomorph", "dist/idiomorph-ext.min.js"),
 }
 YEAR = 365 * 24 * 3600
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json",

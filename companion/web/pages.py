@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import time
 
 import qrcode
@@ -59,6 +60,8 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         "show_choice": len(held) == 1 or (private and just_chose),
         "seats": tables.seat_list(get_db(), table, held),
         "log": tables.log_lines(get_db(), table, limit=6),
+        "undo": tables.undo_preview(get_db(), table, held),
+        "ending": ending_sentence(game, table.snapshot),
         "notice": notice,
         "notice_kind": notice_kind,
         "is_host": tables.is_host(table, phone.host_token(table.code)),
@@ -67,19 +70,46 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
     }
 
 
+def ending_sentence(game, state: dict) -> str | None:
+    """Who won and why, once the game is over: the game's own summary, the same sentence
+    the history and the export keep."""
+    outcome = getattr(game, "outcome", None)
+    result = outcome(state) if outcome else None
+    return result.get("summary") if result else None
+
+
 def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose=False):
-    """The live region: the block alone for htmx, the whole page otherwise."""
+    """The live region: the block alone for htmx, the whole page otherwise.
+
+    To htmx the notice goes as a toast (an event for app.js), not into the view: it shows
+    where the finger is, whatever part of the page is on the screen."""
     table = tables.load(get_db(), code)
     held = phone.held_seats(table)
-    ctx = view_context(table, held, as_seat=as_seat, notice=notice, notice_kind=notice_kind,
-                       just_chose=just_chose)
+    ctx = view_context(table, held, as_seat=as_seat, just_chose=just_chose,
+                       notice=None if request.htmx else notice, notice_kind=notice_kind)
     if request.htmx:
         response = Response(render_block("table/page.html", "view", **ctx))
+        if notice:
+            _toast(response, notice, notice_kind)
     else:
         response = Response(render_template("table/page.html", **ctx))
     response.headers["Vary"] = "HX-Request, Cookie"
     response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def _toast(response, message, kind="error"):
+    response.headers["HX-Trigger"] = json.dumps({"forest-notice": {"message": message, "kind": kind}})
+    return response
+
+
+def _refuse_in_place(message):
+    """A refused tap: nothing on the screen changes (a form keeps what was entered), and the
+    reason shows as a toast. htmx swaps no 4xx answer, so this is a 200 with no swap."""
+    response = Response(message, mimetype="text/plain")
+    response.headers["HX-Reswap"] = "none"
+    response.headers["Cache-Control"] = "no-store"
+    return _toast(response, message)
 
 
 @bp.get("/")
@@ -206,6 +236,14 @@ def _respond_after_write(code, notice=None, kind="error"):
     return redirect(url_for("pages.table_page", code=code), code=303)
 
 
+def _respond_to_refusal(code, exc):
+    """A stale tap gets the table as it is now (morphed in, so typing survives) and says
+    so; any other refusal leaves the screen as it is."""
+    if request.htmx and not isinstance(exc, tables.Stale):
+        return _refuse_in_place(exc.message)
+    return _respond_after_write(code, exc.message)
+
+
 @bp.post("/t/<code>/act")
 def act(code):
     table = tables.load(get_db(), code)
@@ -214,12 +252,12 @@ def act(code):
     params = {key: form.get(key) for key in form if key not in ACTION_FIELDS}
     seat = _int_arg(form.get("seat"))
     if form.get("seat") not in (None, "") and seat is None:
-        return _respond_after_write(code, "This phone does not hold that seat.")
+        return _respond_to_refusal(code, tables.Forbidden("This phone does not hold that seat."))
     try:
         outcome = tables.apply_action(get_db(), code, held, seat, form.get("action"), params,
                                       form.get("version"), form.get("rid"))
     except tables.TableError as exc:
-        return _respond_after_write(code, exc.message)
+        return _respond_to_refusal(code, exc)
     live_hub().notify(code)
     passed_to = _int_arg(form.get("as"))
     spec = get_game(table.game).ACTIONS.get(form.get("action"))
@@ -237,7 +275,7 @@ def undo(code):
     try:
         outcome = tables.undo(get_db(), code, held, request.form.get("version"), request.form.get("rid"))
     except tables.TableError as exc:
-        return _respond_after_write(code, exc.message)
+        return _respond_to_refusal(code, exc)
     live_hub().notify(code)
     return _respond_after_write(code, " ".join(outcome.events) or None, kind="info")
 
@@ -250,7 +288,8 @@ def events(code):
     # connection back, so an open stream holds only its socket and a place on the hub.
     stream = live.event_stream(live_hub(), table.code, _int_arg(request.args.get("v")),
                                keepalive=cfg["STREAM_KEEPALIVE_SECONDS"],
-                               max_seconds=cfg["STREAM_MAX_SECONDS"])
+                               max_seconds=cfg["STREAM_MAX_SECONDS"],
+                               known_seats=_int_arg(request.args.get("s")))
     live.notice_dead_peer(request.environ, cfg["STREAM_KEEPALIVE_SECONDS"])
     response = Response(stream, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"

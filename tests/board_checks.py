@@ -63,8 +63,6 @@ def check_screen(page, name=None, heights_file=None):
     assert short_targets(page) == []
 
 
-# What the live region's own refreshes print, not the board: the stream ending after its time
-# limit (60 s in tests) and reopening, and a refresh replaced by a newer one while on its way.
 # The live stream closing (the test server ends streams after a minute, a page left closes its
 # own): htmx-ext-sse logs the stream's error event, and the browser counts the stream aborted.
 LIVE_REFRESH_NOISE = re.compile(r"^\[object Event\]$")

@@ -60,6 +60,14 @@ class ListeningHub(live.Hub):
             if conn is not None:
                 conn.close()
 
+    def notify(self, code: str) -> None:
+        # The write is committed; if the version cannot be read back just now, the notice
+        # PostgreSQL sends for it (or the resync after reconnecting) still wakes the streams.
+        try:
+            super().notify(code)
+        except store.Unavailable:
+            log.warning("live updates: could not read %s's version after a write", code)
+
     def _publish_notice(self, payload: str) -> None:
         code, _, version = payload.partition(" ")
         channel = self._channels.get(code)

@@ -31,7 +31,7 @@ WRITE_LOCK = 0x466F7265  # any constant of the app's own
 SCHEMA_LOCK = WRITE_LOCK + 1
 POOL_SIZE = int(os.environ.get("FOREST_TABLE_DATABASE_POOL_SIZE", "20"))
 # How long a request waits for a connection (or a lost server) before it is answered 503.
-POOL_TIMEOUT = 5.0
+POOL_TIMEOUT = 3.0
 CONNECT_TIMEOUT = 5
 
 

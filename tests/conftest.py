@@ -35,8 +35,8 @@ Flask.test_client_class = SameOriginClient
 
 # These modules run against both databases: every test of theirs that uses the `database`
 # fixture (or `app`, `conn`) runs once on SQLite and once on PostgreSQL.
-BOTH_BACKENDS = {"test_tables", "test_store", "test_concurrency", "test_crash", "test_secrecy",
-                 "test_history", "test_serving", "test_two_servers", "test_postgres"}
+BOTH_BACKENDS = {"test_tables", "test_concurrency", "test_crash", "test_secrecy",
+                 "test_history", "test_serving", "test_postgres"}
 # The PostgreSQL server the tests may use (scripts/test.sh starts a throwaway one).
 POSTGRES_URL_ENV = "FOREST_TABLE_TEST_DATABASE_URL"
 # A developer without PostgreSQL may opt out with FOREST_TABLE_TEST_POSTGRES=skip.
@@ -100,15 +100,22 @@ class PostgresSchemas:
 
 
 @pytest.fixture
-def database(backend, tmp_path):
-    """database(name): the address of a fresh, empty database of the backend under test,
-    a SQLite file in the test's folder or a PostgreSQL URL."""
-    if backend == "sqlite":
-        yield lambda name="test": str(tmp_path / f"{name}.sqlite")
-        return
+def postgres_database():
+    """postgres_database(name): the URL of a fresh, empty PostgreSQL database."""
+    if postgres_opted_out():
+        pytest.skip(f"PostgreSQL runs opted out ({POSTGRES_OPT_OUT_ENV}=skip)")
     schemas = PostgresSchemas(postgres_server_url())
     yield schemas
     schemas.drop_all()
+
+
+@pytest.fixture
+def database(request, backend, tmp_path):
+    """database(name): the address of a fresh, empty database of the backend under test,
+    a SQLite file in the test's folder or a PostgreSQL URL."""
+    if backend == "sqlite":
+        return lambda name="test": str(tmp_path / f"{name}.sqlite")
+    return request.getfixturevalue("postgres_database")
 
 
 @pytest.fixture

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SECRET = "two-servers-key"  # one key on every server: a phone's cookie is good on any of them
 WAIT = 15.0  # the longest any single wait may take before the test fails
 DELIVERY_LIMIT = 1.0  # a move must reach the other server's streams within this
+GUESSES = 3  # wrong table codes allowed per address, counted over both servers
 
 
 def free_port() -> int:
@@ -44,7 +45,8 @@ class Server:
                    FOREST_TABLE_HOST="127.0.0.1", FOREST_TABLE_PORT=str(self.port),
                    FOREST_TABLE_WORKERS="1", FOREST_TABLE_WORKER_CLASS="gevent",
                    FOREST_TABLE_WORKER_CONNECTIONS="100", FOREST_TABLE_LOG_LEVEL="warning",
-                   FOREST_TABLE_STREAM_KEEPALIVE_SECONDS="0.5")
+                   FOREST_TABLE_STREAM_KEEPALIVE_SECONDS="0.5",
+                   FOREST_TABLE_CODE_GUESS_LIMIT=f"{GUESSES} per minute")
         self.log = open(log_path, "wb")
         self.proc = subprocess.Popen([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py"],
                                      cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
@@ -114,7 +116,7 @@ def on(phone: Phone, server: Server) -> Phone:
     return phone
 
 
-def test_a_move_on_one_server_reaches_the_streams_of_the_other(two_servers):
+def test_a_move_on_one_server_reaches_the_streams_of_the_other_and_limits_count_on_both(two_servers):
     first, second = two_servers
     code, phones = new_table(first.base, n_players=3)
     on(phones[2], second)  # seated through the first server, now served by the second
@@ -139,6 +141,7 @@ def test_a_move_on_one_server_reaches_the_streams_of_the_other(two_servers):
     finally:
         for stream in streams.values():
             stream.close()
+    wrong_codes_are_counted_over_both_servers(first, second)
 
 
 def test_kill_9_of_one_server_loses_no_acknowledged_action(two_servers):
@@ -155,7 +158,11 @@ def test_kill_9_of_one_server_loses_no_acknowledged_action(two_servers):
     while len(acked) < before + 20 and time.monotonic() < limit:
         time.sleep(0.01)
     first.kill()
-    time.sleep(0.2)  # the second server's phones go on meanwhile
+    # The second server's phones go on meanwhile.
+    at_kill = len(acked)
+    while len(acked) < at_kill + 10 and time.monotonic() < limit + WAIT:
+        time.sleep(0.01)
+    assert len(acked) >= at_kill + 10, "the second server stopped with the first"
     stop.set()
     for thread in threads:
         thread.join(WAIT)
@@ -167,3 +174,11 @@ def test_kill_9_of_one_server_loses_no_acknowledged_action(two_servers):
     check_survivors(second, phones, code, acked)
     play(phones, code, 3, acked)  # and the game goes on
     check_survivors(second, phones, code, acked)
+
+
+def wrong_codes_are_counted_over_both_servers(first, second):
+    stranger = Phone(first.base)
+    statuses = [stranger.call("GET", "/api/tables/ZZZZ")[0] for _ in range(GUESSES - 1)]
+    on(stranger, second)
+    statuses += [stranger.call("GET", "/api/tables/ZZZZ")[0] for _ in range(2)]
+    assert statuses == [404] * GUESSES + [429]

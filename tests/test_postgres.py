@@ -5,6 +5,7 @@ into PostgreSQL."""
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import psycopg
 import pytest
 
 from companion import PROJECT_ROOT, create_app, pgstore, store, tables
+from companion.games import get_game
 
 from .helpers import act, create_tiny, take
 
@@ -321,3 +323,57 @@ def test_the_write_lock_makes_a_second_writer_wait(postgres_database):
     finally:
         first.close()
         second.close()
+
+
+# -- backup ------------------------------------------------------------------------------------------
+
+
+def _pg_tool(name: str) -> str:
+    import glob
+    import shutil
+    found = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+    return found[-1] if found else (shutil.which(name) or pytest.fail(f"{name} is not installed"))
+
+
+def test_pg_dump_while_playing_then_restore_as_the_readme_says(postgres_database, tmp_path):
+    url = postgres_database("dumped")
+    app = make_app(url)
+    phone = app.test_client()
+    code = create_tiny(phone)
+    take(phone, code, 0)
+    schema = urlsplit(url).query.split("application_name=")[1].split("&")[0]
+    dump = tmp_path / "forest-table.dump"
+    server = os.environ["FOREST_TABLE_TEST_DATABASE_URL"]
+    # Writers go on while pg_dump reads: it sees one consistent moment of them.
+    dumping = subprocess.Popen([_pg_tool("pg_dump"), "--format=custom", f"--schema={schema}",
+                                f"--file={dump}", server], stderr=subprocess.PIPE, text=True)
+    version = 0
+    while dumping.poll() is None or version < 5:
+        if version % 2:  # add and undo in turn: the counter never reaches its end
+            resp = phone.post(f"/api/tables/{code}/undo", json={"version": version})
+        else:
+            resp = act(phone, code, "add", {"amount": 1}, version=version)
+        assert resp.status_code == 200, resp.get_json()
+        version += 1
+        assert version < 2000, "pg_dump never finished"
+    assert dumping.wait(60) == 0, dumping.stderr.read()
+
+    restored_db = f"restored_{schema}"
+    with psycopg.connect(server, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {restored_db}")
+    try:
+        target = urlunsplit(urlsplit(server)._replace(path=f"/{restored_db}"))
+        done = subprocess.run([_pg_tool("pg_restore"), "--no-owner", f"--dbname={target}", str(dump)],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        conn = store.connect(f"{target}?options=-csearch_path%3D{schema}")
+        try:
+            table = store.get_table(conn, code)
+            live = store.live_actions(conn, table.id)
+            assert 0 <= table.version <= version and len(live) == table.version % 2
+            assert table.snapshot == tables.fold(get_game(table.game), table.players, table.options, live)
+        finally:
+            conn.close()
+    finally:
+        with psycopg.connect(server, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {restored_db} WITH (FORCE)")

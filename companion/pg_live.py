@@ -1,7 +1,7 @@
 """Live updates across app servers sharing one PostgreSQL: LISTEN/NOTIFY.
 
 Every write that moves a table's version sends NOTIFY in its own transaction
-(pgstore.announce), so PostgreSQL delivers it at COMMIT, and only then, to every process
+(store.save_snapshot), so PostgreSQL delivers it at COMMIT, and only then, to every process
 listening, on any machine. Each process holds one listening connection, open while it
 holds at least one stream, and wakes its streams exactly as a write of its own does.
 

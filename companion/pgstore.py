@@ -21,10 +21,8 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .store import Unavailable, is_postgres_url as is_url  # noqa: F401  (one definition)
+from .store import LIVE_CHANNEL as CHANNEL, Unavailable, is_postgres_url as is_url  # noqa: F401
 
-# The live-update channel: every committed version bump is announced there as "CODE VERSION".
-CHANNEL = "forest_table"
 # Writers take this transaction-scoped lock, so a version check is exact across every
 # process and machine, as BEGIN IMMEDIATE makes it on SQLite.
 WRITE_LOCK = 0x466F7265  # any constant of the app's own
@@ -155,7 +153,6 @@ class PgConnection:
         self.url = url
         self._raw = raw
         self._pool = pool
-        self.in_transaction = False
 
     @property
     def raw(self) -> psycopg.Connection:
@@ -206,27 +203,27 @@ class WriteTransaction:
     """BEGIN, the app's write lock, ... COMMIT (ROLLBACK on any error): one writer at a time
     over every app server sharing the database, and all of a write or none of it."""
 
+    BEGIN = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"  # one round trip
+
     def __init__(self, conn: PgConnection):
         self.conn = conn
-        self._transaction = None
 
     def __enter__(self) -> PgConnection:
         try:
-            self._transaction = self.conn.raw.transaction()
-            self._transaction.__enter__()
-            self.conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            self.conn.raw.execute(self.BEGIN)
         except psycopg.OperationalError as exc:
             raise _unavailable(self.conn.url, exc) from exc
-        self.conn.in_transaction = True
         return self.conn
 
-    def __exit__(self, exc_type, exc, tb):
-        self.conn.in_transaction = False
+    def __exit__(self, exc_type, exc, tb) -> bool:
         try:
-            return self._transaction.__exit__(exc_type, exc, tb)
+            self.conn.raw.execute("COMMIT" if exc_type is None else "ROLLBACK")
         except psycopg.OperationalError as lost:
-            # The server went away before COMMIT was acknowledged: the write did not happen.
-            raise _unavailable(self.conn.url, lost) from lost
+            if exc_type is None:
+                # Lost before COMMIT was acknowledged: the server rolls the write back.
+                raise _unavailable(self.conn.url, lost) from lost
+            # The write failed already; a lost server rolls it back by itself.
+        return False
 
 
 _pools: dict[tuple[int, str], ConnectionPool] = {}
@@ -276,10 +273,3 @@ def init_schema(conn: PgConnection, sqlite_schema: str) -> None:
     with conn.raw.transaction():
         conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
         conn.raw.execute(schema(sqlite_schema))
-
-
-def announce(conn: PgConnection, table_id: int) -> None:
-    """Tell every listening process the table's new version; delivered at COMMIT, so only
-    a write that happened is ever announced."""
-    conn.execute("SELECT pg_notify(?, code || ' ' || version) FROM game_table WHERE id = ?",
-                 (CHANNEL, table_id))

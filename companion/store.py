@@ -151,6 +151,8 @@ class Unavailable(Exception):
 
 
 POSTGRES_URL_PREFIXES = ("postgresql://", "postgres://")
+# On PostgreSQL every committed version bump is announced there as "CODE VERSION".
+LIVE_CHANNEL = "forest_table"
 
 
 def is_postgres_url(target) -> bool:
@@ -348,13 +350,18 @@ def mark_undone(conn, table_id: int, seq: int) -> None:
 
 def save_snapshot(conn, table_id: int, snapshot: dict) -> int:
     """Store the new state and bump the version; return the new version."""
+    if getattr(conn, "is_postgres", False):
+        # One round trip: the bump, and the notice every server's listener gets at COMMIT
+        # (and only if the transaction commits).
+        return conn.execute(
+            "WITH bumped AS (UPDATE game_table SET snapshot = ?, version = version + 1,"
+            " updated_at = ? WHERE id = ? RETURNING code, version)"
+            " SELECT version, pg_notify(?, code || ' ' || CAST(version AS TEXT)) FROM bumped",
+            (json.dumps(snapshot), time.time(), table_id, LIVE_CHANNEL)).fetchone()["version"]
     conn.execute(
         "UPDATE game_table SET snapshot = ?, version = version + 1, updated_at = ? WHERE id = ?",
         (json.dumps(snapshot), time.time(), table_id),
     )
-    if getattr(conn, "is_postgres", False):
-        from . import pgstore
-        pgstore.announce(conn, table_id)  # other servers' streams learn it at COMMIT
     return conn.execute("SELECT version FROM game_table WHERE id = ?", (table_id,)).fetchone()["version"]
 
 

@@ -16,7 +16,7 @@ import logging
 import threading
 import time
 
-from . import live, pgstore, store
+from . import live, store
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,7 @@ class ListeningHub(live.Hub):
                 try:
                     if conn is None:
                         conn = store.connect(self.db_path)
-                        conn.raw.execute(f"LISTEN {pgstore.CHANNEL}")
+                        conn.raw.execute(f"LISTEN {store.LIVE_CHANNEL}")
                         next_sweep = 0.0  # anything missed while not listening is read now
                     if time.monotonic() >= next_sweep:
                         next_sweep = time.monotonic() + live.SWEEP_SECONDS

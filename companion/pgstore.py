@@ -21,7 +21,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .store import LIVE_CHANNEL as CHANNEL, Unavailable, is_postgres_url as is_url  # noqa: F401
+from .store import Unavailable
 
 # Writers take this transaction-scoped lock, so a version check is exact across every
 # process and machine, as BEGIN IMMEDIATE makes it on SQLite.

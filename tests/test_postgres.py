@@ -1,6 +1,6 @@
-"""What a shared database adds: table codes that grow, rate limits counted by every
-process, PostgreSQL down at start or lost mid-game, and the copy of a SQLite database
-into PostgreSQL."""
+"""What a shared database adds: table codes that grow, the dialect, the write lock,
+PostgreSQL down at start or lost mid-game, the copy of a SQLite database into PostgreSQL,
+and its backup. (Rate limits counted over two servers: tests/test_two_servers.py.)"""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import os
 import socket
 import subprocess
 import sys
-import textwrap
 import threading
 import time
 from urllib.parse import urlsplit, urlunsplit
@@ -49,27 +48,6 @@ def test_a_longer_code_is_typed_and_joined_like_a_short_one(client, monkeypatch)
     assert len(code) == 6
     assert client.get(f"/join?code={code.lower()}").status_code in (200, 302, 303)
     assert client.get(f"/t/{code}").status_code == 200
-
-
-# -- rate limits ---------------------------------------------------------------------------------
-
-
-def test_rate_limit_counters_are_shared_by_processes_on_one_database(database):
-    """Two app servers (here: this process and another) count the same wrong guesses."""
-    url = database("limits")
-    app = make_app(url, CODE_GUESS_LIMIT="4 per minute")
-    client = app.test_client()
-    assert client.get(f"/t/{UNKNOWN}").status_code == 404
-    script = textwrap.dedent(f"""
-        from companion import create_app
-        app = create_app({{"TESTING": True, "DATABASE": {url!r}, "SECRET_KEY": "k",
-                          "LAN_ADDRESS": "192.168.1.20", "CODE_GUESS_LIMIT": "4 per minute"}})
-        print([app.test_client().get("/t/{UNKNOWN}").status_code for _ in range(3)])
-    """)
-    done = subprocess.run([sys.executable, "-c", script], cwd=PROJECT_ROOT, capture_output=True,
-                          text=True, timeout=60)
-    assert done.stdout.strip() == "[404, 404, 404]", done.stderr
-    assert client.get(f"/t/{UNKNOWN}").status_code == 429
 
 
 # -- the dialect ---------------------------------------------------------------------------------

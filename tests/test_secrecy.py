@@ -163,7 +163,11 @@ LAYOUTS = {
 
 
 @pytest.mark.parametrize("layout_name", list(LAYOUTS))
-def test_no_route_shows_another_seats_pick(database, monkeypatch, layout_name):
+def test_no_route_shows_another_seats_pick(database, backend, monkeypatch, layout_name):
+    if backend == "postgresql" and layout_name != "pass the phone":
+        # The database stores what the phones send the same way in every layout: one
+        # layout (the one with a shared phone) on PostgreSQL keeps the suite short.
+        pytest.skip("one layout runs on PostgreSQL")
     layout = LAYOUTS[layout_name]
     readers = {**{p: s for p, s in layout.items()}, "watcher": [], "host": []}
     runs = {}

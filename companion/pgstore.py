@@ -33,8 +33,6 @@ POOL_TIMEOUT = 3.0
 CONNECT_TIMEOUT = 5
 
 
-
-
 def safe_url(url: str) -> str:
     """The URL with any password hidden, for messages and logs."""
     parts = urlsplit(url)

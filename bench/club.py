@@ -18,6 +18,12 @@ browser does. Then:
 
     .venv/bin/python bench/club.py [--tables 1 100 500] [--workers 2] [--worker-class gevent]
 
+With `--database-url postgresql://...` every part runs `--servers` app servers (default
+2) on their own ports, sharing a fresh schema of that PostgreSQL server, as several
+machines behind a load balancer would: a table's phones are spread over the servers, so
+most updates cross from one server to another (LISTEN/NOTIFY). The CPU figures then count
+the PostgreSQL server's processes too (when it runs on this machine).
+
 The client is one asyncio process (raw sockets), so thousands of streams cost it little.
 Every wait has a timeout, the whole run is capped (`--cap`, default 900 s) and each
 server is stopped at the end of its part whatever happens.
@@ -30,13 +36,16 @@ import asyncio
 import gzip
 import json
 import random
+import secrets
 import statistics
 import sys
 import time
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
-from harness import (BenchError, Deadline, EventStream, Phone, Server, machine_busy_seconds,
-                     machine_line, ms_summary, new_rid, percentile, view_version)
+from harness import (BenchError, Deadline, EventStream, Phone, Server, cpu_seconds,
+                     machine_busy_seconds, machine_line, ms_summary, new_rid, percentile,
+                     process_tree, view_version)
 
 PLAYERS = ["Ana", "Ben", "Cara", "Dan", "Eve"]
 HX = {"HX-Request": "true", "HX-Target": "view", "Accept-Encoding": "gzip, deflate"}
@@ -68,9 +77,92 @@ class Table:
     phase: dict = field(default_factory=dict)       # version -> phase name
 
 
+class SharedDatabase:
+    """A fresh schema on a PostgreSQL server for one part of the run, dropped after it;
+    and the CPU time of that server's processes when it runs on this machine."""
+
+    def __init__(self, server_url: str):
+        import psycopg
+        self.server_url = server_url
+        self.schema = f"bench_{secrets.token_hex(4)}"
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(f"CREATE SCHEMA {self.schema}")
+            backend = admin.execute("SELECT pg_backend_pid()").fetchone()[0]
+            self.postmaster = _parent_pid(backend)
+        sep = "&" if "?" in server_url else "?"
+        self.url = f"{server_url}{sep}options={quote(f'-csearch_path={self.schema}')}"
+
+    def cpu_seconds(self) -> float:
+        if self.postmaster is None:
+            return 0.0
+        return cpu_seconds(process_tree(self.postmaster), reaped_of=self.postmaster)
+
+    def drop(self) -> None:
+        import psycopg
+        with psycopg.connect(self.server_url, autocommit=True) as admin:
+            admin.execute(f"DROP SCHEMA {self.schema} CASCADE")
+
+
+def _parent_pid(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return int(handle.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None  # the server runs elsewhere: its CPU is not counted
+
+
+class Fleet:
+    """The app servers of one part (one, or several sharing PostgreSQL), seen as one."""
+
+    def __init__(self, servers: list[Server], database: SharedDatabase | None = None):
+        self.servers = servers
+        self.database = database
+
+    @property
+    def ports(self) -> list[int]:
+        return [server.port for server in self.servers]
+
+    def start(self, deadline: Deadline) -> None:
+        for server in self.servers:
+            server.start(deadline)
+
+    def describe(self) -> str:
+        n = len(self.servers)
+        if self.database is None:
+            where = "SQLite"
+        elif self.database.postmaster is None:
+            where = "PostgreSQL (not on this machine: its CPU is not counted)"
+        else:
+            where = "PostgreSQL on this machine (its CPU counted with the servers')"
+        return f"{n} server{'s' if n != 1 else ''}, each {self.servers[0].describe()}; {where}"
+
+    @property
+    def cpu_label(self) -> str:
+        if self.database is None or self.database.postmaster is None:
+            return "server" if len(self.servers) == 1 else "servers"
+        return "servers+PostgreSQL"
+
+    def memory(self) -> dict:
+        found = [server.memory() for server in self.servers]
+        return {key: sum(m[key] for m in found) for key in found[0]}
+
+    def cpu_seconds(self) -> float:
+        used = sum(server.cpu_seconds() for server in self.servers)
+        return used + (self.database.cpu_seconds() if self.database else 0.0)
+
+    def log_tail(self) -> str:
+        return "\n".join(server.log_tail() for server in self.servers if server.log_tail())
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+        if self.database is not None:
+            self.database.drop()
+
+
 class Club:
-    def __init__(self, port: int, n_tables: int, fetch_views: bool, deadline: Deadline):
-        self.port = port
+    def __init__(self, ports: list[int], n_tables: int, fetch_views: bool, deadline: Deadline):
+        self.ports = ports
         self.n_tables = n_tables
         self.fetch_views = fetch_views
         self.deadline = deadline
@@ -93,7 +185,9 @@ class Club:
 
         async def one(i):
             async with gate:
-                phones = [Phone(self.port, f"table {i} phone {s}") for s in range(len(PLAYERS))]
+                # Behind a load balancer a table's phones land on different servers.
+                phones = [Phone(self.ports[(i + s) % len(self.ports)], f"table {i} phone {s}")
+                          for s in range(len(PLAYERS))]
                 reply = await phones[0].request("POST", "/api/tables", json_body=json.dumps({
                     "game": "wicked-forest", "players": PLAYERS, "options": {"first_leader": "0"}}).encode(),
                     headers={"Accept": "application/json"}, timeout=self.deadline.step())
@@ -300,8 +394,8 @@ def _body(reply) -> bytes:
     return reply.body
 
 
-async def run_club(server: Server, n_tables: int, args, deadline: Deadline) -> dict:
-    club = Club(server.port, n_tables, not args.no_fetch, deadline)
+async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> dict:
+    club = Club(server.ports, n_tables, not args.no_fetch, deadline)
     t0 = time.perf_counter()
     await club.setup()
     setup_s = time.perf_counter() - t0
@@ -344,7 +438,7 @@ def other_cpu(busy: float, server_cpu: float, client_cpu: float, wall: float) ->
     return f"{max(0.0, busy - server_cpu - client_cpu) / wall * 100:.0f}%"
 
 
-def report(server: Server, result: dict, args) -> None:
+def report(server: Fleet, result: dict, args) -> None:
     n = result["tables"]
     print(f"\n== {n} table{'s' if n != 1 else ''} of {len(PLAYERS)} phones: {result['streams']} open streams; "
           f"{server.describe()}")
@@ -364,7 +458,7 @@ def report(server: Server, result: dict, args) -> None:
             print(f"     view fetched,  last of 4 phones   {ms_summary(visible)}")
         print(f"     action post round trip            {ms_summary(posts)}")
         server_cpu, client_cpu, wall, busy = result["latency_cpu"]
-        print(f"     CPU: server {server_cpu / wall * 100:.0f}% of one core "
+        print(f"     CPU: {server.cpu_label} {server_cpu / wall * 100:.0f}% of one core "
               f"({server_cpu / max(1, len(posts)) * 1000:.1f} ms per action, its view fetches included), "
               f"this client {client_cpu / wall * 100:.0f}%, other processes {other_cpu(busy, server_cpu, client_cpu, wall)}")
     if "throughput" in result:
@@ -379,7 +473,7 @@ def report(server: Server, result: dict, args) -> None:
                   f"p99 {percentile(posts, 0.99) * 1000:7.1f} ms   worst {max(posts) * 1000:7.1f} ms")
         print(f"     meanwhile update arrives, each    {ms_summary(each)}")
         server_cpu, client_cpu, wall, busy = tp["cpu"]
-        print(f"     CPU: server {server_cpu / wall * 100:.0f}% of one core "
+        print(f"     CPU: {server.cpu_label} {server_cpu / wall * 100:.0f}% of one core "
               f"({server_cpu / max(1, tp['accepted']) * 1000:.1f} ms per action), this client {client_cpu / wall * 100:.0f}%, "
               f"other processes {other_cpu(busy, server_cpu, client_cpu, wall)}")
         ma = result["memory_after"]
@@ -412,19 +506,33 @@ def main() -> int:
                         help="length of the throughput phase (default 15)")
     parser.add_argument("--no-fetch", action="store_true",
                         help="phones do not fetch their view after an update (push only)")
+    parser.add_argument("--database-url", default=None,
+                        help="a PostgreSQL server (postgresql://...) that the app servers share; "
+                             "each part uses a fresh schema of it (default: SQLite)")
+    parser.add_argument("--servers", type=int, default=None,
+                        help="app servers, each on its own port (default 2 with --database-url, else 1)")
     parser.add_argument("--cap", type=float, default=900.0, help="hard cap on the whole run in seconds")
     args = parser.parse_args()
-    if args.rate <= 0 or args.seconds <= 0 or args.actors < 1 or min(args.tables) < 1:
+    if args.servers is None:
+        args.servers = 2 if args.database_url else 1
+    if args.servers > 1 and not args.database_url:
+        parser.error("several servers share a PostgreSQL database: give --database-url")
+    if args.rate <= 0 or args.seconds <= 0 or args.actors < 1 or min(args.tables) < 1 or args.servers < 1:
         parser.error("rates, lengths and counts must be positive")
 
     deadline = Deadline(args.cap)
     print(f"Forest Table club benchmark on loopback: {machine_line()}")
     status = 0
     for n_tables in args.tables:
-        server = Server(kind="dev" if args.dev else "gunicorn", workers=args.workers,
-                        worker_class=args.worker_class, threads=args.threads)
-        if args.config:
-            server.config = args.config
+        database = SharedDatabase(args.database_url) if args.database_url else None
+        env = {"FOREST_TABLE_DATABASE_URL": database.url} if database else {}
+        servers = [Server(kind="dev" if args.dev else "gunicorn", workers=args.workers,
+                          worker_class=args.worker_class, threads=args.threads, env=dict(env))
+                   for _ in range(args.servers)]
+        for one in servers:
+            if args.config:
+                one.config = args.config
+        server = Fleet(servers, database)
         try:
             server.start(deadline)
             result = asyncio.run(asyncio.wait_for(run_club(server, n_tables, args, deadline),

@@ -142,17 +142,7 @@ class Server:
         """The server's processes: the master and its children (gunicorn's workers)."""
         if self.proc is None:
             return []
-        found, todo = [], [self.proc.pid]
-        while todo:
-            pid = todo.pop()
-            found.append(pid)
-            try:
-                for task in os.listdir(f"/proc/{pid}/task"):
-                    with open(f"/proc/{pid}/task/{task}/children") as handle:
-                        todo.extend(int(c) for c in handle.read().split())
-            except OSError:
-                pass
-        return found
+        return process_tree(self.proc.pid)
 
     def memory(self) -> dict:
         """Resident memory summed over the server's processes, in MiB (RSS and PSS)."""
@@ -165,15 +155,7 @@ class Server:
 
     def cpu_seconds(self) -> float:
         """CPU time (user and system) the server's processes have used so far."""
-        ticks = 0
-        for pid in self.pids():
-            try:
-                with open(f"/proc/{pid}/stat") as handle:
-                    fields = handle.read().rsplit(")", 1)[1].split()
-                ticks += int(fields[11]) + int(fields[12])
-            except (OSError, IndexError, ValueError):
-                pass
-        return ticks / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.pids())
 
     def _kill_group(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -200,6 +182,38 @@ class Server:
         if self.tmp is not None:
             self.tmp.cleanup()
             self.tmp = None
+
+
+def process_tree(root: int) -> list[int]:
+    """A process and all its descendants."""
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as handle:
+                    todo.extend(int(c) for c in handle.read().split())
+        except OSError:
+            pass
+    return found
+
+
+def cpu_seconds(pids: list[int], reaped_of: int | None = None) -> float:
+    """CPU time (user and system) the processes have used so far; with `reaped_of`, also
+    that of the children the process `reaped_of` has waited for (PostgreSQL's ended
+    connections)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+            if pid == reaped_of:
+                ticks += int(fields[13]) + int(fields[14])
+        except (OSError, IndexError, ValueError):
+            pass
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _proc_kib(path: str, key: str) -> int:

@@ -56,6 +56,8 @@ def create_app(test_config: dict | None = None) -> Flask:
                 template_folder="../templates", static_folder="../static")
     app.config.from_mapping(
         DATABASE=os.path.join(app.instance_path, "forest-table.sqlite"),
+        # postgresql://user:password@host:port/name: every app server shares that database.
+        DATABASE_URL=None,
         PUBLIC_URL=None,  # e.g. "https://games.example.org" behind a proxy
         VENDOR_DIR=str(PROJECT_ROOT / "node_modules"),
         MAX_CONTENT_LENGTH=64 * 1024,

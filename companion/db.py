@@ -1,4 +1,4 @@
-"""The database connection of a request, on flask.g, and the init-db command."""
+"""The database connection of a request, on flask.g, and the database commands."""
 
 from __future__ import annotations
 
@@ -10,10 +10,25 @@ from flask import current_app, g
 
 from . import store
 
+# Every table of the schema, parents before children (the order a copy must follow).
+COPY_ORDER = ("game_table", "seat", "action", "table_request", "played_game", "played_seat",
+              "name_merge", "campaign", "campaign_event", "rate_limit")
+
+
+def database_of(app) -> str:
+    """The database the app uses: DATABASE_URL (a PostgreSQL server) when set, else the
+    SQLite file DATABASE."""
+    return app.config.get("DATABASE_URL") or app.config["DATABASE"]
+
 
 def get_db():
     if "db" not in g:
-        g.db = store.connect(current_app.config["DATABASE"])
+        target = database_of(current_app)
+        if store.is_postgres_url(target):
+            from . import pgstore
+            g.db = pgstore.borrow(target)  # from the process's pool, given back at teardown
+        else:
+            g.db = store.connect(target)
     return g.db
 
 
@@ -34,14 +49,22 @@ def init_app(app) -> None:
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
     app.cli.add_command(backup_command)
-    # The default database lives in the instance folder, made at first start.
-    folder = os.path.dirname(os.path.abspath(app.config["DATABASE"]))
-    os.makedirs(folder, exist_ok=True)
-    conn = store.connect(app.config["DATABASE"])
+    app.cli.add_command(copy_to_postgres_command)
+    target = database_of(app)
+    if not store.is_postgres_url(target):
+        # The default database lives in the instance folder, made at first start.
+        folder = os.path.dirname(os.path.abspath(target))
+        os.makedirs(folder, exist_ok=True)
     try:
-        store.init_schema(conn)
-    finally:
-        conn.close()
+        conn = store.connect(target)
+        try:
+            store.init_schema(conn)
+        finally:
+            conn.close()
+    except store.Unavailable as exc:
+        # No server to talk to: say so and stop, rather than serve phones nothing but errors.
+        raise SystemExit(f"Forest Table cannot start: {exc}. Start PostgreSQL (or correct "
+                         "FOREST_TABLE_DATABASE_URL), or unset it to use SQLite.") from None
 
 
 def backup(source_path: str, target_path: str) -> None:
@@ -60,5 +83,56 @@ def backup(source_path: str, target_path: str) -> None:
 @click.argument("target")
 def backup_command(target: str) -> None:
     """Write a consistent copy of the database to TARGET while the app keeps running."""
+    if store.is_postgres_url(database_of(current_app)):
+        raise click.ClickException("This app keeps its data in PostgreSQL: back it up with "
+                                   "pg_dump (see the README, Backup and restore).")
     backup(current_app.config["DATABASE"], target)
     click.echo(f"Backed up to {target}.")
+
+
+def copy_database(source, target) -> dict[str, int]:
+    """Copy every row of one database into another whose tables are empty, in one
+    transaction on the target; return the rows copied per table."""
+    copied = {}
+    with store.Transaction(target):
+        for name in COPY_ORDER:
+            if target.execute(f"SELECT 1 FROM {name} LIMIT 1").fetchone() is not None:
+                raise click.ClickException(f"The target database already holds data (in {name}); "
+                                           "copy into an empty one.")
+        for name in COPY_ORDER:
+            rows = source.execute(f"SELECT * FROM {name}").fetchall()
+            if rows:
+                columns = list(rows[0].keys())
+                target.executemany(
+                    f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
+                    [tuple(row) for row in rows])
+            copied[name] = len(rows)
+        if getattr(target, "is_postgres", False):
+            # New rows must get ids after the copied ones.
+            for name in ("game_table", "played_game", "campaign"):
+                target.execute(f"SELECT setval(pg_get_serial_sequence('{name}', 'id'),"
+                               f" COALESCE((SELECT MAX(id) FROM {name}), 0) + 1, false)")
+    return copied
+
+
+@click.command("copy-to-postgres")
+@click.argument("sqlite_file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("url", envvar="FOREST_TABLE_DATABASE_URL")
+def copy_to_postgres_command(sqlite_file: str, url: str) -> None:
+    """Copy a SQLite database (stop the app first) into an empty PostgreSQL database at URL
+    (by default FOREST_TABLE_DATABASE_URL): tables, seats, logs, history, campaigns."""
+    if not store.is_postgres_url(url):
+        raise click.ClickException("Give the PostgreSQL database as a postgresql:// URL.")
+    source = store.connect(sqlite_file)
+    store.init_schema(source)  # an older file gains the tables added since
+    try:
+        target = store.connect(url)
+    except store.Unavailable as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        store.init_schema(target)
+        copied = copy_database(source, target)
+    finally:
+        target.close()
+        source.close()
+    click.echo("Copied " + ", ".join(f"{n} {name}" for name, n in copied.items() if n) + ".")

@@ -253,4 +253,9 @@ def notice_dead_peer(environ: dict, keepalive: float) -> None:
 
 
 def init_app(app) -> None:
-    app.extensions["forest_hub"] = Hub(app.config["DATABASE"], poll=app.config["STREAM_POLL_SECONDS"])
+    from .db import database_of
+    database = database_of(app)
+    hub = Hub
+    if store.is_postgres_url(database):
+        from .pg_live import ListeningHub as hub  # LISTEN/NOTIFY across app servers
+    app.extensions["forest_hub"] = hub(database, poll=app.config["STREAM_POLL_SECONDS"])

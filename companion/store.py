@@ -1,4 +1,8 @@
-"""SQLite storage: tables, seats and the action log. All SQL of the app lives here."""
+"""Storage: tables, seats and the action log. All SQL of the app lives here.
+
+SQLite by default; PostgreSQL when the database is a postgresql:// URL, through the thin
+dialect layer of pgstore.py, which runs these same statements on the same schema.
+"""
 
 from __future__ import annotations
 
@@ -146,8 +150,25 @@ class ActionRow:
     created_at: float
 
 
+class Unavailable(Exception):
+    """The database cannot be reached just now (a PostgreSQL server lost); nothing was written."""
+
+
+POSTGRES_URL_PREFIXES = ("postgresql://", "postgres://")
+# On PostgreSQL every committed version bump is announced there as "CODE VERSION".
+LIVE_CHANNEL = "forest_table"
+
+
+def is_postgres_url(target) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_URL_PREFIXES)
+
+
 def connect(path: str) -> sqlite3.Connection:
-    """Open the database in WAL mode, so readers never wait for the one writer."""
+    """Open the database: a SQLite file in WAL mode, so readers never wait for the one
+    writer, or a PostgreSQL server given by its URL."""
+    if is_postgres_url(path):
+        from . import pgstore
+        return pgstore.connect(path)
     conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
@@ -158,6 +179,10 @@ def connect(path: str) -> sqlite3.Connection:
 
 
 def init_schema(conn: sqlite3.Connection) -> None:
+    if getattr(conn, "is_postgres", False):
+        from . import pgstore
+        pgstore.init_schema(conn, SCHEMA)
+        return
     conn.executescript(SCHEMA)
     columns = {row["name"] for row in conn.execute("PRAGMA table_info(game_table)")}
     if "seat_stamp" not in columns:  # a database made before seats were pushed live
@@ -170,12 +195,16 @@ _writer = threading.Lock()
 
 
 class Transaction:
-    """BEGIN IMMEDIATE ... COMMIT: one writer at a time, so version checks are exact."""
+    """BEGIN IMMEDIATE ... COMMIT: one writer at a time, so version checks are exact.
+    On PostgreSQL the same with a lock every app server shares (pgstore.WriteTransaction)."""
 
     def __init__(self, conn: sqlite3.Connection):
         self.conn = conn
+        self._other = conn.write_transaction() if getattr(conn, "is_postgres", False) else None
 
     def __enter__(self) -> sqlite3.Connection:
+        if self._other is not None:
+            return self._other.__enter__()
         _writer.acquire()
         try:
             self.conn.execute("BEGIN IMMEDIATE")
@@ -185,6 +214,8 @@ class Transaction:
         return self.conn
 
     def __exit__(self, exc_type, exc, tb) -> None:
+        if self._other is not None:
+            return self._other.__exit__(exc_type, exc, tb)
         try:
             if exc_type is None:
                 self.conn.execute("COMMIT")
@@ -278,7 +309,7 @@ def live_actions(conn, table_id: int, newest: int | None = None) -> list[ActionR
     if newest:
         rows = conn.execute(
             "SELECT * FROM (SELECT seq, seat, name, params, request_id, created_at FROM action"
-            " WHERE table_id = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+            " WHERE table_id = ? AND undone_at IS NULL ORDER BY seq DESC LIMIT ?) AS newest ORDER BY seq",
             (table_id, newest),
         ).fetchall()
     else:
@@ -336,6 +367,14 @@ def mark_undone(conn, table_id: int, seq: int) -> None:
 
 def save_snapshot(conn, table_id: int, snapshot: dict) -> int:
     """Store the new state and bump the version; return the new version."""
+    if getattr(conn, "is_postgres", False):
+        # One round trip: the bump, and the notice every server's listener gets at COMMIT
+        # (and only if the transaction commits).
+        return conn.execute(
+            "WITH bumped AS (UPDATE game_table SET snapshot = ?, version = version + 1,"
+            " updated_at = ? WHERE id = ? RETURNING code, version)"
+            " SELECT version, pg_notify(?, code || ' ' || CAST(version AS TEXT)) FROM bumped",
+            (json.dumps(snapshot), time.time(), table_id, LIVE_CHANNEL)).fetchone()["version"]
     conn.execute(
         "UPDATE game_table SET snapshot = ?, version = version + 1, updated_at = ? WHERE id = ?",
         (json.dumps(snapshot), time.time(), table_id),

@@ -21,7 +21,12 @@ from .games.base import Rejected, StepOver, check_action
 
 # No 0/O, 1/I/L, 2/Z, 5/S, 8/B: easy to read aloud and to type from a glance.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
+# New codes have 4 letters (390,625 codes) while enough are free, then 5, then 6 (244
+# million): a longer space is used once this many random draws of a length were all taken.
+# Codes already given keep their length.
 CODE_LENGTH = 4
+CODE_MAX_LENGTH = 6
+CODE_TRIES_PER_LENGTH = 40
 NAME_MAX = 24
 
 # Rows the table layer itself writes into the log; no game names an action with "_".
@@ -215,10 +220,11 @@ def asked_options(game, raw_options: dict) -> dict:
 
 def _free_code(conn) -> str:
     picker = random.SystemRandom()
-    for _ in range(1000):
-        code = "".join(picker.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        if not store.code_exists(conn, code):
-            return code
+    for length in range(CODE_LENGTH, CODE_MAX_LENGTH + 1):
+        for _ in range(CODE_TRIES_PER_LENGTH):
+            code = "".join(picker.choice(CODE_ALPHABET) for _ in range(length))
+            if not store.code_exists(conn, code):
+                return code
     raise TableError("No free table code left; try again.")
 
 

@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Install what is needed (including Debian's chromium for the browser tests), then run every test.
+# Install what is needed (including Debian's chromium for the browser tests and its
+# postgresql), then run every test: on SQLite, and the store, table, concurrency, crash,
+# secrecy, history and serving tests on a throwaway PostgreSQL as well.
+# FOREST_TABLE_TEST_POSTGRES=skip runs SQLite only (no PostgreSQL started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -11,4 +14,10 @@ if [ ! -x /usr/bin/chromium ] || [ ! -d /usr/share/fonts/truetype/noto ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q chromium fonts-dejavu-core fonts-noto-color-emoji
 fi
 
-exec .venv/bin/python -m pytest "$@"
+if [ "${FOREST_TABLE_TEST_POSTGRES:-}" != "skip" ] && [ -z "${FOREST_TABLE_TEST_DATABASE_URL:-}" ]; then
+  bash scripts/postgres.sh start
+  trap 'bash scripts/postgres.sh stop' EXIT
+  export FOREST_TABLE_TEST_DATABASE_URL="$(bash scripts/postgres.sh url)"
+fi
+
+.venv/bin/python -m pytest "$@"

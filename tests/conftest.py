@@ -1,4 +1,6 @@
 import os
+import secrets
+from urllib.parse import quote
 
 import pytest
 from flask import Flask
@@ -31,9 +33,94 @@ class SameOriginClient(FlaskClient):
 Flask.test_client_class = SameOriginClient
 
 
+# These modules run against both databases: every test of theirs that uses the `database`
+# fixture (or `app`, `conn`) runs once on SQLite and once on PostgreSQL.
+BOTH_BACKENDS = {"test_tables", "test_concurrency", "test_crash", "test_secrecy",
+                 "test_history", "test_serving", "test_postgres"}
+# The PostgreSQL server the tests may use (scripts/test.sh starts a throwaway one).
+POSTGRES_URL_ENV = "FOREST_TABLE_TEST_DATABASE_URL"
+# A developer without PostgreSQL may opt out with FOREST_TABLE_TEST_POSTGRES=skip.
+POSTGRES_OPT_OUT_ENV = "FOREST_TABLE_TEST_POSTGRES"
+
+
+def postgres_opted_out() -> bool:
+    return os.environ.get(POSTGRES_OPT_OUT_ENV) == "skip"
+
+
+def pytest_generate_tests(metafunc):
+    module = metafunc.module.__name__.rsplit(".", 1)[-1]
+    if "backend" in metafunc.fixturenames and module in BOTH_BACKENDS:
+        backends = ["sqlite"] if postgres_opted_out() else ["sqlite", "postgresql"]
+        metafunc.parametrize("backend", backends, indirect=True)
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "test.sqlite"),
+def backend(request):
+    return getattr(request, "param", "sqlite")
+
+
+def postgres_server_url() -> str:
+    url = os.environ.get(POSTGRES_URL_ENV)
+    if not url:
+        pytest.fail(f"{POSTGRES_URL_ENV} is not set: run the tests with `bash scripts/test.sh`, "
+                    "which starts a throwaway PostgreSQL, or opt out of the PostgreSQL runs "
+                    f"with {POSTGRES_OPT_OUT_ENV}=skip.", pytrace=False)
+    return url
+
+
+class PostgresSchemas:
+    """Fresh, empty databases on the test server: each one a schema of its own, reached
+    by a URL whose connections see only that schema."""
+
+    def __init__(self, server_url: str):
+        self.server_url = server_url
+        self.made: list[tuple[str, str]] = []
+
+    def __call__(self, name: str = "test") -> str:
+        import psycopg
+        schema = f"t_{name.replace('-', '_')}_{secrets.token_hex(4)}"
+        with psycopg.connect(self.server_url, autocommit=True) as admin:
+            admin.execute(f"CREATE SCHEMA {schema}")
+        sep = "&" if "?" in self.server_url else "?"
+        url = (f"{self.server_url}{sep}application_name={schema}"
+               f"&options={quote(f'-csearch_path={schema}')}")
+        self.made.append((schema, url))
+        return url
+
+    def drop_all(self) -> None:
+        import psycopg
+        from companion import pgstore
+        with psycopg.connect(self.server_url, autocommit=True) as admin:
+            for schema, url in self.made:
+                pgstore.close_pool(url)
+                # Connections the test's apps still hold (listeners, look-ups) go too.
+                admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                              " WHERE application_name = %s", (schema,))
+                admin.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture
+def postgres_database():
+    """postgres_database(name): the URL of a fresh, empty PostgreSQL database."""
+    if postgres_opted_out():
+        pytest.skip(f"PostgreSQL runs opted out ({POSTGRES_OPT_OUT_ENV}=skip)")
+    schemas = PostgresSchemas(postgres_server_url())
+    yield schemas
+    schemas.drop_all()
+
+
+@pytest.fixture
+def database(request, backend, tmp_path):
+    """database(name): the address of a fresh, empty database of the backend under test,
+    a SQLite file in the test's folder or a PostgreSQL URL."""
+    if backend == "sqlite":
+        return lambda name="test": str(tmp_path / f"{name}.sqlite")
+    return request.getfixturevalue("postgres_database")
+
+
+@pytest.fixture
+def app(database):
+    app = create_app({"TESTING": True, "DATABASE": database("test"),
                       "SECRET_KEY": "test-key", "LAN_ADDRESS": "192.168.1.20",
                       "STREAM_POLL_SECONDS": 0.05, "STREAM_MAX_SECONDS": 2.0,
                       "CODE_GUESS_LIMIT": "100000 per minute"})
@@ -53,9 +140,9 @@ def make_client(app):
 
 
 @pytest.fixture
-def conn(tmp_path):
+def conn(database):
     """A bare database connection, for the table layer without the web."""
-    conn = store.connect(str(tmp_path / "t.sqlite"))
+    conn = store.connect(database("t"))
     store.init_schema(conn)
     yield conn
     conn.close()

@@ -324,6 +324,7 @@ def test_tables_never_played_are_deleted_after_the_configured_time(app, client, 
 def test_archived_tables_give_their_code_back_and_old_cookies_get_nothing(app, client, make_client,
                                                                          monkeypatch):
     monkeypatch.setattr(tables, "CODE_ALPHABET", "A")  # a single possible code: AAAA
+    monkeypatch.setattr(tables, "CODE_MAX_LENGTH", 4)
     app.config["ABANDON_AFTER_HOURS"] = 24
     old_phone = make_client()
     code = create_tiny(client)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
-import sqlite3
 import threading
 import time
 import urllib.error
@@ -113,8 +112,7 @@ def run_threads(targets, seconds=THREAD_SECONDS + 10):
 
 def db_rows(db_path, code):
     """All action rows of a table, undone ones and undo markers included."""
-    conn = sqlite3.connect(db_path)
-    conn.row_factory = sqlite3.Row
+    conn = store.connect(db_path)
     try:
         table = store.get_table(conn, code)
         rows = conn.execute("SELECT seq, seat, name, params, request_id, undone_at FROM action"
@@ -150,8 +148,8 @@ class QuietHandler(WSGIRequestHandler):
 
 
 @pytest.fixture
-def server(tmp_path):
-    db_path = str(tmp_path / "race.sqlite")
+def server(database):
+    db_path = database("race")
     app = create_app({"DATABASE": db_path, "SECRET_KEY": "race-test", "LAN_ADDRESS": "127.0.0.1",
                       "STREAM_POLL_SECONDS": 0.05, "STREAM_MAX_SECONDS": 2.0})
     srv = make_server("127.0.0.1", 0, app, threaded=True, request_handler=QuietHandler)

@@ -13,7 +13,6 @@ import os
 import shutil
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -78,12 +77,23 @@ class AppProcess:
             self.kill()
 
 
-@pytest.fixture
-def app_process(tmp_path):
-    made = AppProcess(tmp_path / "crash.sqlite", free_port(), tmp_path / "app.log")
+def _running(db_path, tmp_path):
+    made = AppProcess(db_path, free_port(), tmp_path / "app.log")
     made.start()
     yield made
     made.stop()
+
+
+@pytest.fixture
+def app_process(tmp_path):
+    """The app on a SQLite file (its backup and the browser's reconnect are SQLite's own)."""
+    yield from _running(tmp_path / "crash.sqlite", tmp_path)
+
+
+@pytest.fixture
+def any_app_process(database, tmp_path):
+    """The app on each database the tests run against."""
+    yield from _running(database("crash"), tmp_path)
 
 
 def play(phones, code, steps, acked):
@@ -138,8 +148,7 @@ def fire_until_killed(phones, code, acked, lock, stop):
 
 def check_survivors(server, phones, code, acked):
     """Every acknowledged action is live in the log the API shows, seats held, state = fold."""
-    conn = sqlite3.connect(server.db_path)
-    conn.row_factory = sqlite3.Row
+    conn = store.connect(str(server.db_path))
     try:
         table = store.get_table(conn, code)
         rows = {r["request_id"]: r for r in conn.execute(
@@ -163,8 +172,8 @@ def check_survivors(server, phones, code, acked):
     assert watcher.get(f"/api/tables/{code}")["view"] == get_game(table.game).view(folded, None)
 
 
-def test_acknowledged_actions_survive_kill_9(app_process):
-    server = app_process
+def test_acknowledged_actions_survive_kill_9(any_app_process):
+    server = any_app_process
     code, phones = new_table(server.base, n_players=4)
     acked, lock = [], threading.Lock()
     survived = 0

@@ -89,10 +89,10 @@ class StreamReader:
 # -- live updates across processes ---------------------------------------------------------------
 
 
-def test_a_write_through_one_app_reaches_a_stream_held_by_another(tmp_path):
+def test_a_write_through_one_app_reaches_a_stream_held_by_another(database):
     """Two app instances on one database, as two worker processes are: each has its own
     hub, so only the watcher of the second can carry the first one's write."""
-    path = tmp_path / "shared.sqlite"
+    path = database("shared")
     writer, holder = make_app(path), make_app(path)
     limiter.reset()
     phone = writer.test_client()
@@ -109,8 +109,8 @@ def test_a_write_through_one_app_reaches_a_stream_held_by_another(tmp_path):
         stream.close()
 
 
-def test_a_write_in_the_same_app_wakes_its_streams(tmp_path):
-    app = make_app(tmp_path / "db.sqlite")
+def test_a_write_in_the_same_app_wakes_its_streams(database):
+    app = make_app(database("db"))
     limiter.reset()
     client = app.test_client()
     code = create_tiny(client)
@@ -128,8 +128,8 @@ def test_a_write_in_the_same_app_wakes_its_streams(tmp_path):
             stream.close()
 
 
-def test_a_phone_reconnecting_with_an_old_version_is_told_the_current_one(tmp_path):
-    app = make_app(tmp_path / "db.sqlite")
+def test_a_phone_reconnecting_with_an_old_version_is_told_the_current_one(database):
+    app = make_app(database("db"))
     limiter.reset()
     client = app.test_client()
     code = create_tiny(client)
@@ -144,13 +144,13 @@ def test_a_phone_reconnecting_with_an_old_version_is_told_the_current_one(tmp_pa
         stream.close()
 
 
-def test_a_change_stamped_in_the_past_still_reaches_the_stream(tmp_path, monkeypatch):
+def test_a_change_stamped_in_the_past_still_reaches_the_stream(database, monkeypatch):
     """If the clock steps back, a write's updated_at can be older than the watcher's
     last look; the watcher's regular re-read of every watched table still finds it."""
     from companion import live
 
     monkeypatch.setattr(live, "SWEEP_SECONDS", 0.1)
-    path = tmp_path / "shared.sqlite"
+    path = database("shared")
     holder = make_app(path)
     limiter.reset()
     code = create_tiny(holder.test_client())
@@ -193,8 +193,8 @@ def test_a_stream_sends_keepalives_and_ends_by_itself(tmp_path):
     assert app.extensions["forest_hub"].stream_count() == 0
 
 
-def test_a_phone_that_goes_away_leaves_nothing_behind(tmp_path):
-    app = make_app(tmp_path / "db.sqlite")
+def test_a_phone_that_goes_away_leaves_nothing_behind(database):
+    app = make_app(database("db"))
     limiter.reset()
     client = app.test_client()
     code = create_tiny(client)
@@ -315,8 +315,8 @@ def test_every_form_of_a_view_has_its_own_request_id(app, client):
     assert not set(rids) & set(other)
 
 
-def test_the_view_reads_only_the_log_lines_it_shows(tmp_path):
-    conn = store.connect(str(tmp_path / "db.sqlite"))
+def test_the_view_reads_only_the_log_lines_it_shows(database):
+    conn = store.connect(database("db"))
     store.init_schema(conn)
     with store.Transaction(conn):
         table_id = store.insert_table(conn, "ABCD", "tiny", 1, {}, ["Ana"], "h", {})

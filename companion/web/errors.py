@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 from flask import Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, SecurityError
 
-from .. import tables
+from .. import store, tables
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -23,6 +23,8 @@ FRIENDLY = {
     404: "There is nothing here. Check the address or the table code.",
     405: "That page cannot be used that way.",
     413: "That request is too large.",
+    503: "The game's database cannot be reached just now; nothing was changed. "
+         "Try again in a moment.",
     429: "Too many wrong table codes from this phone. Wait a minute, then try again.",
 }
 
@@ -36,8 +38,9 @@ def _message(status: int, message: str):
         return jsonify({"error": message}), status
     if request.headers.get("HX-Request"):
         # htmx swaps no 4xx answer, so the phone would show nothing: answer 200, keep the
-        # screen as it is, and let the page show the message as a notice in view.
-        response = Response(message, mimetype="text/plain")
+        # screen as it is, and let the page show the message as a notice in view. A database
+        # lost keeps its 503: htmx still reads the notice from HX-Trigger.
+        response = Response(message, status=503 if status == 503 else 200, mimetype="text/plain")
         response.headers["HX-Reswap"] = "none"
         response.headers["HX-Trigger"] = json.dumps({"forest-notice": {"message": message}})
         return response
@@ -110,6 +113,14 @@ def init_app(app) -> None:
     @app.errorhandler(tables.TableError)
     def table_error(exc):
         return _message(exc.status, exc.message)
+
+    @app.errorhandler(store.Unavailable)
+    def database_unavailable(exc):
+        app.logger.warning("Database unavailable: %s", exc)
+        response = _message(503, FRIENDLY[503])
+        response = app.make_response(response)
+        response.headers["Retry-After"] = "2"
+        return response
 
     @app.errorhandler(HTTPException)
     def http_error(exc):

@@ -16,23 +16,29 @@ from flask_limiter.util import get_remote_address
 from limits.storage import Storage
 
 from .. import store, tables
-from ..db import get_db
+from ..db import database_of, get_db
 from . import phone
 
 STORAGE_SCHEME = "forest-table"
+# forest-table+postgresql://user@host/name: the counters in a PostgreSQL database.
+POSTGRES_SCHEME = STORAGE_SCHEME + "+postgresql"
 
 
 class DatabaseStorage(Storage):
     """Fixed-window counters in the rate_limit table of the app's database.
 
-    The URI names the database file: forest-table:///path/to/forest-table.sqlite.
+    The URI names the database file, forest-table:///path/to/forest-table.sqlite, or the
+    PostgreSQL database every app server shares, forest-table+postgresql://host/name.
     One connection per process, opened at first use (so never shared across a fork).
     """
 
-    STORAGE_SCHEME = [STORAGE_SCHEME]
+    STORAGE_SCHEME = [STORAGE_SCHEME, POSTGRES_SCHEME]
 
     def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options):
-        self.path = unquote(urlsplit(uri or "").path)
+        if (uri or "").startswith(POSTGRES_SCHEME + "://"):
+            self.path = uri[len(STORAGE_SCHEME) + 1:]  # the postgresql:// URL itself
+        else:
+            self.path = unquote(urlsplit(uri or "").path)
         self._conn = None
         self._pid = None
         self._lock = threading.Lock()
@@ -41,7 +47,7 @@ class DatabaseStorage(Storage):
     @property
     def base_exceptions(self):
         import sqlite3
-        return sqlite3.Error
+        return (sqlite3.Error, store.Unavailable)
 
     def _run(self, work):
         with self._lock:
@@ -71,6 +77,8 @@ class DatabaseStorage(Storage):
 
 
 def storage_uri(database: str) -> str:
+    if store.is_postgres_url(database):
+        return f"{STORAGE_SCHEME}+{database}"
     return f"{STORAGE_SCHEME}://{os.path.abspath(database)}"
 
 
@@ -119,7 +127,7 @@ IMPORT_ENDPOINTS = ("history.import_history", "history_api.api_import")
 
 
 def init_app(app) -> None:
-    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(app.config["DATABASE"]))
+    app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(database_of(app)))
     limiter.init_app(app)
 
 

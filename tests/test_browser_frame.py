@@ -315,9 +315,11 @@ def test_a_refused_boss_form_stays_open_with_its_entries_and_says_why(live_serve
 def test_a_stepper_panel_stays_open_after_each_tap(live_server, phones):
     ana, code, watch = one_phone(live_server, phones, "explorers-of-the-woodlands", seats=(0, 1))
     ana.goto(f"{live_server}/t/{code}")
-    panel = ana.locator("details:has(.stepper)").first
-    panel.locator("summary").click()
-    stepper = panel.locator(".stepper").first
+    # The panel that holds the stepper is its nearest details: a board may nest a smaller
+    # panel (a Hero's "Correct" section) inside a bigger one that also holds steppers.
+    stepper = ana.locator("details .stepper").first
+    panel = stepper.locator("xpath=ancestor::details[1]")
+    panel.locator(":scope > summary").click()
     value = stepper.locator(".step-value")
     before = value.inner_text()
     down = stepper.locator("button").first

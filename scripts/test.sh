@@ -20,4 +20,5 @@ if [ "${FOREST_TABLE_TEST_POSTGRES:-}" != "skip" ] && [ -z "${FOREST_TABLE_TEST_
   export FOREST_TABLE_TEST_DATABASE_URL="$(bash scripts/postgres.sh url)"
 fi
 
-.venv/bin/python -m pytest "$@"
+# Two processes: the suite is mostly CPU-bound and CI machines have two cores.
+.venv/bin/python -m pytest -n 2 --dist load "$@"

@@ -117,16 +117,25 @@ def assert_in_first_screen(page, locator):
         f"{FIRST_SCREEN} px")
 
 
-def record_screen(page, name, heights_file):
-    """A full-page screenshot plus the page's height, kept in test-results for people to look at."""
+def keep_figure(file_name, key, value):
+    """Add one figure to a JSON file in test-results, for people to compare across runs."""
+    import fcntl
     import json
 
+    os.makedirs(SHOTS, exist_ok=True)
+    # Tests run in parallel processes: the file is read and rewritten under a lock.
+    with open(os.path.join(SHOTS, file_name), "a+") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.seek(0)
+        text = f.read()
+        figures = json.loads(text) if text else {}
+        figures[key] = value
+        f.seek(0)
+        f.truncate()
+        json.dump(figures, f, indent=1, sort_keys=True)
+
+
+def record_screen(page, name, heights_file):
+    """A full-page screenshot plus the page's height, kept in test-results for people to look at."""
     shot(page, name)
-    path = os.path.join(SHOTS, heights_file)
-    heights = {}
-    if os.path.exists(path):
-        with open(path) as f:
-            heights = json.load(f)
-    heights[name] = page_size(page)[1]
-    with open(path, "w") as f:
-        json.dump(heights, f, indent=1, sort_keys=True)
+    keep_figure(heights_file, name, page_size(page)[1])

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from .browser import FIRST_SCREEN, SHOTS, Watch, assert_fits_phone, assert_in_first_screen, record_screen
+from .browser import FIRST_SCREEN, Watch, assert_fits_phone, assert_in_first_screen, keep_figure, record_screen
 from .browser import browser, live_server, phones  # noqa: F401  (fixtures)
 from .test_browser_table import create_wicked_forest, join
 from .test_browser_timer import post_action
@@ -37,14 +37,7 @@ def glance(page, watch, name):
 
 def keep_primary_box(name, box):
     """Where the primary element sits, kept beside the page heights for people to compare."""
-    path = os.path.join(SHOTS, "primary-wf.json")
-    boxes = {}
-    if os.path.exists(path):
-        with open(path) as f:
-            boxes = json.load(f)
-    boxes[name] = [round(box["y"]), round(box["y"] + box["height"])]
-    with open(path, "w") as f:
-        json.dump(boxes, f, indent=1, sort_keys=True)
+    keep_figure("primary-wf.json", name, [round(box["y"]), round(box["y"] + box["height"])])
 
 
 def tap(page, name):

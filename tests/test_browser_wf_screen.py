@@ -1,8 +1,6 @@
 """The Wicked Forest at a glance: three phones at 390x844 play a whole game, and at every
 phase the thing this phone must do now sits in the first screen, above the bottom bar."""
 
-import json
-import os
 import re
 
 import pytest

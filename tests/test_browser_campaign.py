@@ -33,10 +33,19 @@ def left_table(page):
 
 
 def plus(page, label, to):
-    """Tap a chapter counter's + (in the chapter's panel) and wait for the new value."""
+    """Tap a chapter counter's + (in the chapter's panel) once the phone shows the value the
+    tap raises, as a player looks before tapping: another phone's move must be on screen
+    first, or the tap answers that the table changed meanwhile. Then wait for the new value."""
     open_panel(page, chapter_panel(page))
+    value = quest_row(page, label).locator(".step-value")
+    expect(value).to_have_text(shows(to - 1))
     page.get_by_role("button", name=f"{label} plus one").click()
-    expect(quest_row(page, label).locator(".step-value")).to_contain_text(str(to))
+    expect(value).to_have_text(shows(to))
+
+
+def shows(number):
+    """A counter's text: the number, then its unit if it has one."""
+    return re.compile(rf"^{number}(\D|$)")
 
 
 def test_a_chapter_won_carries_over_and_a_chapter_lost_starts_again(live_server, phones):
@@ -72,6 +81,17 @@ def test_a_chapter_won_carries_over_and_a_chapter_lost_starts_again(live_server,
     for colour in "ABC":
         plus(ana, f"Mushrooms, colour {colour}", 1)
         plus(ben, f"Mushrooms, colour {colour}", 2)
+    # A tap that left before another phone's move reached this one (its form still carries
+    # the older version) changes nothing: the phone says why and shows the table as it is.
+    open_panel(ana, chapter_panel(ana))
+    late_tap = ana.get_by_role("button", name="Mushrooms, colour A minus one")
+    late_tap.locator("xpath=ancestor::form").locator("input[name=version]").evaluate(
+        "field => { field.value = String(Number(field.value) - 1); }")
+    late_tap.click()
+    expect(ana.get_by_role("alert")).to_contain_text("Someone else changed the table first.")
+    for page in (ana, ben):
+        expect(quest_row(page, "Mushrooms, colour A").locator(".step-value")).to_have_text(shows(2))
+    expect(chapter_panel(ana)).to_have_attribute("open", "")
     plus(ana, "Empty vials", 1)
     plus(ana, "Empty vials", 2)
     # Too few orbs for a potion: refused with the cost.

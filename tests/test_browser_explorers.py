@@ -16,7 +16,7 @@ BOTTOM_BAR = 72  # the frame's bottom bar: the primary action ends above it
 LONG_NAME = "Cara-Philippa Montgomery"
 SMALL_TARGETS = """() => [...document.querySelectorAll(
     'main button, main summary, main a.btn, main select, main input:not([type=hidden])')]
-  .filter(e => e.getClientRects().length && !e.closest('.table-foot'))
+  .filter(e => e.getClientRects().length && !e.closest('.bottom-bar'))
   .map(e => [Math.round(e.getBoundingClientRect().height), (e.textContent || e.getAttribute('aria-label') || '').trim()])
   .filter(([height]) => height < 44)"""
 CUT_TEXT = """() => [...document.querySelectorAll('[data-primary] *, .ex-numbers *, .camp-heroes *, .ex-panel > summary *')]

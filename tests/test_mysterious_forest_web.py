@@ -231,3 +231,15 @@ def test_play_again_posts_the_rematch_and_keeps_the_players_and_extras(app, clie
     view = client.get(f"/api/tables/{new_code}").get_json()["view"]
     assert view["players"] == ["Ana", "Maximiliana von Rosewood"]
     assert (view["phase"], view["level"], view["guess_variant"], view["backpack_size"]) == ("setup", "lead", False, 14)
+
+
+def test_the_end_screen_offers_one_way_to_play_again(client):
+    code = new_table(client)
+    play_to_the_end(client, code, result="won")
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    # The board's big "Play again" is the only button making the rematch: the frame adds no
+    # "Rematch" doing the same, and still links the game in the history.
+    assert page.count(f'action="/t/{code}/rematch"') == 1
+    assert "🔁 Play again" in page
+    assert ">Rematch<" not in page
+    assert f'href="/history/table/{code}"' in page

@@ -48,6 +48,8 @@ NAME = "The Mysterious Forest"
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
 RULES_VERSION = 1
+# The end screen has its own big "Play again": the table page shows no second Rematch.
+BOARD_OFFERS_REMATCH = True
 
 LOKI_TOKENS = 11
 WANDERER_TOKENS = 2

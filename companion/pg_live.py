@@ -69,7 +69,8 @@ class ListeningHub(live.Hub):
             log.warning("live updates: could not read %s's version after a write", code)
 
     def _publish_notice(self, payload: str) -> None:
-        code, _, version = payload.partition(" ")
+        """A notice "code version seat_stamp" (store._NOTICE) wakes that table's streams."""
+        code, version, seats = (payload.split(" ") + ["", ""])[:3]
         channel = self._channels.get(code)
-        if channel is not None and version.isdigit():
-            channel.publish(int(version))
+        if channel is not None and version.isdigit() and seats.isdigit():
+            channel.publish(int(version), int(seats))

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import zlib
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -23,9 +24,12 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .store import Unavailable
 
-# Writers take this transaction-scoped lock, so a version check is exact across every
-# process and machine, as BEGIN IMMEDIATE makes it on SQLite.
-WRITE_LOCK = 0x466F7265  # any constant of the app's own
+# Writers take transaction-scoped advisory locks, so a version check is exact across every
+# process and machine, as BEGIN IMMEDIATE makes it on SQLite. A move at one table takes
+# WRITE_LOCK shared plus that table's own lock, so moves at different tables run side by
+# side on every server; a write not tied to one table (a new table, the history, a
+# campaign) takes WRITE_LOCK alone and exclusive, so it still runs by itself.
+WRITE_LOCK = 0x466F7265  # any constant of the app's own (fits the int4 key of table locks)
 SCHEMA_LOCK = WRITE_LOCK + 1
 POOL_SIZE = int(os.environ.get("FOREST_TABLE_DATABASE_POOL_SIZE", "20"))
 # How long a request waits for a connection (or a lost server) before it is answered 503.
@@ -184,8 +188,8 @@ class PgConnection:
         except psycopg.OperationalError as exc:
             raise _unavailable(self.url, exc) from exc
 
-    def write_transaction(self):
-        return WriteTransaction(self)
+    def write_transaction(self, table_code: str | None = None):
+        return WriteTransaction(self, table_code)
 
     def close(self) -> None:
         raw, self._raw = self._raw, None
@@ -197,18 +201,28 @@ class PgConnection:
             raw.close()
 
 
+def table_lock_key(code: str) -> int:
+    """A table's lock key: a stable int4 from its code (two codes sharing one only wait
+    for each other), a number, so it is safe to write into the statement."""
+    return zlib.crc32(code.upper().encode()) - 2**31
+
+
 class WriteTransaction:
-    """BEGIN, the app's write lock, ... COMMIT (ROLLBACK on any error): one writer at a time
-    over every app server sharing the database, and all of a write or none of it."""
+    """BEGIN, the app's write locks, ... COMMIT (ROLLBACK on any error): one writer at a time
+    per table (or one in all, for a write not tied to a table) over every app server sharing
+    the database, and all of a write or none of it."""
 
     BEGIN = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"  # one round trip
 
-    def __init__(self, conn: PgConnection):
+    def __init__(self, conn: PgConnection, table_code: str | None = None):
         self.conn = conn
+        self.begin = self.BEGIN if table_code is None else (
+            f"BEGIN; SELECT pg_advisory_xact_lock_shared({WRITE_LOCK}),"
+            f" pg_advisory_xact_lock({WRITE_LOCK}, {table_lock_key(table_code)})")
 
     def __enter__(self) -> PgConnection:
         try:
-            self.conn.raw.execute(self.BEGIN)
+            self.conn.raw.execute(self.begin)
         except psycopg.OperationalError as exc:
             raise _unavailable(self.conn.url, exc) from exc
         return self.conn

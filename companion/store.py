@@ -157,6 +157,8 @@ class Unavailable(Exception):
 POSTGRES_URL_PREFIXES = ("postgresql://", "postgres://")
 # On PostgreSQL every committed version bump is announced there as "CODE VERSION".
 LIVE_CHANNEL = "forest_table"
+# The NOTIFY a PostgreSQL write sends on LIVE_CHANNEL: "code version seat_stamp".
+_NOTICE = "pg_notify(?, code || ' ' || CAST(version AS TEXT) || ' ' || CAST(seat_stamp AS TEXT))"
 
 
 def is_postgres_url(target) -> bool:
@@ -196,11 +198,12 @@ _writer = threading.Lock()
 
 class Transaction:
     """BEGIN IMMEDIATE ... COMMIT: one writer at a time, so version checks are exact.
-    On PostgreSQL the same with a lock every app server shares (pgstore.WriteTransaction)."""
+    On PostgreSQL the same with locks every app server shares (pgstore.WriteTransaction):
+    given the code of the one table it writes, it waits only for writers of that table."""
 
-    def __init__(self, conn: sqlite3.Connection):
+    def __init__(self, conn: sqlite3.Connection, table_code: str | None = None):
         self.conn = conn
-        self._other = conn.write_transaction() if getattr(conn, "is_postgres", False) else None
+        self._other = conn.write_transaction(table_code) if getattr(conn, "is_postgres", False) else None
 
     def __enter__(self) -> sqlite3.Connection:
         if self._other is not None:
@@ -300,6 +303,13 @@ def set_seat_token(conn, table_id: int, seat: int, token_hash: str | None) -> No
         "UPDATE seat SET token_hash = ? WHERE table_id = ? AND seat = ?", (token_hash, table_id, seat)
     )
     # Not the version: a seat changing hands must not refuse a move made meanwhile.
+    if getattr(conn, "is_postgres", False):
+        # Every server's phones see the seat change at once, not at the next resync.
+        conn.execute(
+            "WITH bumped AS (UPDATE game_table SET seat_stamp = seat_stamp + 1, updated_at = ?"
+            " WHERE id = ? RETURNING code, version, seat_stamp)"
+            f" SELECT {_NOTICE} FROM bumped", (time.time(), table_id, LIVE_CHANNEL))
+        return
     conn.execute("UPDATE game_table SET seat_stamp = seat_stamp + 1, updated_at = ? WHERE id = ?",
                  (time.time(), table_id))
 
@@ -372,8 +382,8 @@ def save_snapshot(conn, table_id: int, snapshot: dict) -> int:
         # (and only if the transaction commits).
         return conn.execute(
             "WITH bumped AS (UPDATE game_table SET snapshot = ?, version = version + 1,"
-            " updated_at = ? WHERE id = ? RETURNING code, version)"
-            " SELECT version, pg_notify(?, code || ' ' || CAST(version AS TEXT)) FROM bumped",
+            " updated_at = ? WHERE id = ? RETURNING code, version, seat_stamp)"
+            f" SELECT version, {_NOTICE} FROM bumped",
             (json.dumps(snapshot), time.time(), table_id, LIVE_CHANNEL)).fetchone()["version"]
     conn.execute(
         "UPDATE game_table SET snapshot = ?, version = version + 1, updated_at = ? WHERE id = ?",

@@ -263,7 +263,7 @@ def take_seat(conn, code, seat) -> tuple[int, str]:
         except (TypeError, ValueError):
             raise TableError("Pick a seat by its number.") from None
     token = new_token()
-    with store.Transaction(conn):
+    with store.Transaction(conn, table.code):
         rows = {row["seat"]: row for row in store.seats(conn, table.id)}
         if seat not in rows:
             raise TableError("That seat does not exist at this table.")
@@ -281,7 +281,7 @@ def free_seat(conn, code, host_token, seat) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.players):
         raise TableError("That seat does not exist at this table.")
     game = get_game(table.game)
-    with store.Transaction(conn):
+    with store.Transaction(conn, table.code):
         current = store.get_table(conn, table.code)
         store.set_seat_token(conn, table.id, seat, None)
         if game.secret_open(current.snapshot, seat):
@@ -334,7 +334,7 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
                                     raw_params if raw_params is not None else {}, len(table.players))
     except Rejected as exc:
         raise TableError(exc.reason) from None
-    with store.Transaction(conn):
+    with store.Transaction(conn, table.code):
         current = store.get_table(conn, table.code)
         if request_id and store.request_seen(conn, table.id, request_id):
             return Outcome(current.version, repeated=True)
@@ -472,7 +472,7 @@ def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
     _check_seat(table, None, held)
     version = _parse_version(version)
     request_id = _check_request_id(request_id)
-    with store.Transaction(conn):
+    with store.Transaction(conn, table.code):
         current = store.get_table(conn, table.code)
         if request_id and store.request_seen(conn, table.id, request_id):
             return Outcome(current.version, repeated=True)

@@ -303,6 +303,45 @@ def test_the_write_lock_makes_a_second_writer_wait(postgres_database):
         second.close()
 
 
+def writers_in_turn(url, first_code, second_code):
+    """Who got in first when a write at `second_code` starts while one at `first_code` is open."""
+    first, second = store.connect(url), store.connect(url)
+    order = []
+
+    def second_writer():
+        with store.Transaction(second, second_code):
+            order.append("second in")
+
+    try:
+        with store.Transaction(first, first_code):
+            other = threading.Thread(target=second_writer)
+            other.start()
+            # Either the second writer gets in, or pg_locks shows it waiting on a lock.
+            limit = time.monotonic() + WAIT
+            with psycopg.connect(url, autocommit=True) as watcher:
+                while not order and not watcher.execute(
+                        "SELECT 1 FROM pg_locks WHERE pid = %s AND NOT granted",
+                        (second.raw.info.backend_pid,)).fetchone():
+                    assert time.monotonic() < limit
+            order.append("first commits")
+        other.join(WAIT)
+        return order
+    finally:
+        first.close()
+        second.close()
+
+
+def test_moves_at_different_tables_do_not_wait_for_each_other(postgres_database):
+    url = postgres_database("tablelocks")
+    # Two servers writing two tables: both in at once; writing one table: one after the other.
+    assert writers_in_turn(url, "ABCD", "EFGH") == ["second in", "first commits"]
+    assert writers_in_turn(url, "ABCD", "abcd") == ["first commits", "second in"]
+    # A write not tied to one table (a new table, the history) waits for every table's writer,
+    # and every table's writer waits for it.
+    assert writers_in_turn(url, "ABCD", None) == ["first commits", "second in"]
+    assert writers_in_turn(url, None, "ABCD") == ["first commits", "second in"]
+
+
 # -- backup ------------------------------------------------------------------------------------------
 
 

@@ -135,6 +135,13 @@ def test_a_move_on_one_server_reaches_the_streams_of_the_other_and_limits_count_
         print(f"\nmove acknowledged by one server -> event on the other's stream: "
               f"{', '.join(f'{d * 1000:.0f} ms' for d in delays)}")
         assert max(delays) < DELIVERY_LIMIT, delays
+        # A seat freed through one server reaches the other's phones as it happens too
+        # (the host's phone sees its seat chips change), not at the next resync.
+        status, body = on(phones[0], first).call("DELETE", f"/api/tables/{code}/seats/1")
+        assert status == 200, body
+        freed = time.monotonic()
+        streams["second"].until(b"event: seats\n")
+        assert time.monotonic() - freed < DELIVERY_LIMIT
         # Every phone reads the same table whichever server answers it.
         assert phones[1].get(f"/api/tables/{code}")["view"] == on(phones[1], second).get(
             f"/api/tables/{code}")["view"]

@@ -69,8 +69,10 @@ class ListeningHub(live.Hub):
             log.warning("live updates: could not read %s's version after a write", code)
 
     def _publish_notice(self, payload: str) -> None:
-        """A notice "code version seat_stamp" (store._NOTICE) wakes that table's streams."""
-        code, version, seats = (payload.split(" ") + ["", ""])[:3]
+        """A notice "code version seat_stamp" (store._NOTICE) wakes that table's streams;
+        "code version", as servers of an older release send it, still wakes them."""
+        code, _, stamps = payload.partition(" ")
+        version, _, seats = stamps.partition(" ")
         channel = self._channels.get(code)
-        if channel is not None and version.isdigit() and seats.isdigit():
-            channel.publish(int(version), int(seats))
+        if channel is not None and version.isdigit() and (seats.isdigit() or not seats):
+            channel.publish(int(version), int(seats or 0))

@@ -394,3 +394,19 @@ def test_pg_dump_while_playing_then_restore_as_the_readme_says(postgres_database
     finally:
         with psycopg.connect(server, autocommit=True) as admin:
             admin.execute(f"DROP DATABASE {restored_db} WITH (FORCE)")
+
+
+def test_a_notice_wakes_the_streams_of_its_table_with_its_seat_stamp():
+    from companion import live
+    from companion.pg_live import ListeningHub
+
+    hub = ListeningHub("postgresql://unused")
+    hub._channels["ABCD"] = channel = live.Channel("ABCD", 3)
+    hub._publish_notice("ABCD 4 2")
+    assert channel.stamps() == (4, 2)
+    # A server of an older release says no seat stamp: its move still wakes the streams.
+    hub._publish_notice("ABCD 5")
+    assert channel.stamps() == (5, 2)
+    for garbage in ("ABCD", "ABCD x 1", "ABCD 6 y", "WXYZ 9 9", ""):
+        hub._publish_notice(garbage)
+    assert channel.stamps() == (5, 2)

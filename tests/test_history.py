@@ -162,6 +162,8 @@ def test_the_ending_says_one_sentence_on_the_table_in_the_history_and_the_export
     (played_id,) = history_ids(client)
     sentence = client.get(f"/api/history/{played_id}").get_json()["outcome"]["summary"]
     assert sentence.startswith("Ana wins")
+    # The why too (the lead, or the tie-break that decided it), not only the winner.
+    assert sentence.endswith(client.get(f"/api/tables/{code}").get_json()["view"]["verdict"]["why"])
     escaped = sentence.replace("'", "&#39;")
     table = client.get(f"/t/{code}").get_data(as_text=True)
     assert f'<p class="ending">{escaped}</p>' in table

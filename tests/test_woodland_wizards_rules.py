@@ -601,7 +601,8 @@ def test_the_verdict_gives_the_tie_break_that_decided_the_game():
     assert view["verdict"] == {
         "winner": "Ben", "score": 19, "headline": "Ben wins with 19 points.",
         "why": "Ben beats Ana: both 19, Ben holds the Golden Phoenix."}
-    assert ww.outcome(state)["summary"] == "Ben wins with 19 points."
+    assert ww.outcome(state)["summary"] == ("Ben wins with 19 points. "
+                                            "Ben beats Ana: both 19, Ben holds the Golden Phoenix.")
 
 
 def test_the_verdict_without_a_tie_gives_the_lead_and_says_one_point():

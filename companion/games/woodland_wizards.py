@@ -434,7 +434,8 @@ def outcome(state: dict) -> dict | None:
                     for row in sorted(ranking, key=lambda row: row["seat"])],
         "rounds": state["round"],
         "score_by_round": by_round,
-        "summary": verdict(ranking)["headline"],
+        # The one sentence shown on the table, in the history and in the export: who and why.
+        "summary": "{headline} {why}".format(**verdict(ranking)),
     }
 
 

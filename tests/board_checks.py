@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
+from .browser import assert_fits_phone, assert_primary_clear, record_screen
 
-from .browser import FIRST_SCREEN, assert_fits_phone, assert_in_first_screen, record_screen
-
-# The frame's bottom bar covers the last 72 px of the first screen.
-BOTTOM_BAR = 72
 
 def open_panel(page, panel_id):
     """Open a board's panel by tapping its summary, as a player does; one the player opened
@@ -55,12 +51,7 @@ def check_screen(page, name=None, heights_file=None):
     page.evaluate("() => window.scrollTo(0, 0)")  # a full-page shot taken scrolled smears the sticky top bar
     if name:
         record_screen(page, name, heights_file)
-    primary = page.locator("[data-primary]")
-    assert primary.count() == 1, f"{primary.count()} elements carry data-primary"
-    assert_in_first_screen(page, primary)
-    box = primary.bounding_box()
-    assert box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR, (
-        f"the step of the moment ends at {box['y'] + box['height']:.0f} px, under the bottom bar")
+    assert_primary_clear(page, name or "this screen")
     assert_fits_phone(page)
     # This module is no test file, so pytest does not spell out a failing assert: say what failed.
     cut = cut_texts(page)

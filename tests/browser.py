@@ -135,6 +135,21 @@ def keep_figure(file_name, key, value):
         json.dump(figures, f, indent=1, sort_keys=True)
 
 
+BOTTOM_BAR = 72  # the frame's sticky bar (and its margin) covers the last 72 px of the first screen
+
+
+def assert_primary_clear(page, name):
+    """Exactly one primary element, wholly in the first screen and clear of the bottom bar."""
+    from playwright.sync_api import expect
+
+    primary = page.locator("[data-primary]")
+    expect(primary).to_have_count(1)
+    assert_in_first_screen(page, primary)
+    box = primary.bounding_box()
+    assert box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR, (
+        f"{name}: the primary action ends at {box['y'] + box['height']:.0f} px, under the bottom bar")
+
+
 def record_screen(page, name, heights_file):
     """A full-page screenshot plus the page's height, kept in test-results for people to look at."""
     shot(page, name)

@@ -5,14 +5,13 @@ import re
 
 import pytest
 
-from .browser import (FIRST_SCREEN, Watch, assert_fits_phone, assert_in_first_screen,  # noqa: F401
+from .browser import (Watch, assert_fits_phone, assert_primary_clear,  # noqa: F401
                       browser, live_server, phones, record_screen, tap as tap_button)
 from .test_browser_table import join
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
 
-BOTTOM_BAR = 72  # the frame's bottom bar: the primary action ends above it
 LONG_NAME = "Cara-Philippa Montgomery"
 SMALL_TARGETS = """() => [...document.querySelectorAll(
     'main button, main summary, main a.btn, main select, main input:not([type=hidden])')]
@@ -62,12 +61,7 @@ def watch(*pages):
 def check_screen(page, name, heights="heights-ex.json"):
     """The phone's first screen holds its primary action above the bottom bar; nothing is
     wider than the phone, no target is small, no name is cut; a full-page shot is kept."""
-    primary = page.locator("[data-primary]")
-    expect(primary).to_have_count(1)
-    assert_in_first_screen(page, primary)
-    box = primary.bounding_box()
-    assert box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR, (
-        f"{name}: the primary action ends at {box['y'] + box['height']:.0f} px")
+    assert_primary_clear(page, name)
     assert_fits_phone(page)
     assert page.evaluate(SMALL_TARGETS) == [], name
     assert page.evaluate(CUT_TEXT) == [], name

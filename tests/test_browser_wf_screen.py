@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .browser import FIRST_SCREEN, Watch, assert_fits_phone, assert_in_first_screen, keep_figure, record_screen
+from .browser import Watch, assert_fits_phone, assert_primary_clear, keep_figure, record_screen
 from .browser import browser, live_server, phones  # noqa: F401  (fixtures)
 from .test_browser_table import create_wicked_forest, join
 from .test_browser_timer import post_action
@@ -14,23 +14,17 @@ pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
 
 HEIGHTS = "heights-wf.json"
-BOTTOM_BAR = 72  # the frame's sticky bar covers the last 72 px of the first screen
 LONG_NAME = "Bartholomew Featherstone"  # 24 characters, the longest name a table takes
 
 
 def glance(page, watch, name):
     """The phone's screen as a player sees it: one primary element, wholly in the first
     screen and clear of the bottom bar, nothing wider than the phone, no errors."""
-    primary = page.locator("[data-primary]")
-    expect(primary).to_have_count(1)
-    assert_in_first_screen(page, primary)
-    box = primary.bounding_box()
-    assert box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR, (
-        f"{name}: the primary action ends at {box['y'] + box['height']:.0f} px, under the bottom bar")
+    assert_primary_clear(page, name)
     assert_fits_phone(page)
     watch.assert_clean()
     record_screen(page, name, HEIGHTS)
-    keep_primary_box(name, box)
+    keep_primary_box(name, page.locator("[data-primary]").bounding_box())
 
 
 def keep_primary_box(name, box):

@@ -69,7 +69,9 @@ def answer(resp) -> str:
     body = resp.get_data(as_text=True)
     # A history entry's id is random: drawn once per record, whatever was picked.
     body = re.sub(r"\b[0-9a-f]{32}\b", "<UID>", body)
-    return f"{resp.status_code} {resp.mimetype} {normalise(resp.headers.get('Location', ''))}\n{normalise(body)}"
+    # The toast an htmx answer asks for (HX-Trigger) is read by everyone at the table too.
+    shown = " ".join(normalise(resp.headers.get(h, "")) for h in ("Location", "HX-Trigger", "HX-Reswap"))
+    return f"{resp.status_code} {resp.mimetype} {shown}\n{normalise(body)}"
 
 
 class Twin:

@@ -140,20 +140,24 @@ class Hub:
         self._watcher_pid = os.getpid()
         self._watcher.start()
 
+    def _keeps_watching(self, me: threading.Thread) -> bool:
+        """Whether watcher `me` goes on: not once another replaced it, nor with no stream
+        left here (it stops; the next stream starts a new watcher)."""
+        with self._lock:
+            if self._watcher is not me:
+                return False
+            if not self._channels:
+                self._watcher = None
+                return False
+            return True
+
     def _watch(self) -> None:
         me = threading.current_thread()
         conn = None
         since = time.time() - OVERLAP_SECONDS
         next_sweep = time.monotonic() + SWEEP_SECONDS
         try:
-            while True:
-                with self._lock:
-                    if self._watcher is not me:
-                        return
-                    if not self._channels:
-                        # No stream left here: stop; the next stream starts a new watcher.
-                        self._watcher = None
-                        return
+            while self._keeps_watching(me):
                 try:
                     if conn is None:
                         conn = store.connect(self.db_path)

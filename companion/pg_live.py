@@ -33,13 +33,7 @@ class ListeningHub(live.Hub):
         conn = None
         next_sweep = 0.0
         try:
-            while True:
-                with self._lock:
-                    if self._watcher is not me:
-                        return
-                    if not self._channels:
-                        self._watcher = None  # no stream left: the next one starts a listener
-                        return
+            while self._keeps_watching(me):
                 try:
                     if conn is None:
                         conn = store.connect(self.db_path)

@@ -29,7 +29,7 @@ def create(conn, name, raw_players, raw_heroes, first_player, thorns) -> int:
     try:
         state = rules.new_campaign(name, players, heroes, first, thorns)
     except Rejected as exc:
-        raise tables.TableError(exc.reason) from None
+        raise tables.TableError.refusing(exc) from None
     with store.Transaction(conn):
         if store.campaign_name_taken(conn, GAME, state["name"]):
             raise tables.TableError(f"A campaign called {state['name']} already exists: open it "
@@ -83,7 +83,7 @@ def start_chapter(conn, campaign_id, rng: random.Random | None = None) -> tuple[
     try:
         raw = rules.table_options(row.state, row.id, rng)
     except Rejected as exc:
-        raise tables.TableError(exc.reason) from None
+        raise tables.TableError.refusing(exc) from None
     code, host = tables.create_table(conn, GAME, row.state["players"], raw, rng)
     with store.Transaction(conn):
         current = store.get_campaign(conn, row.id)
@@ -122,7 +122,7 @@ def restart(conn, campaign_id, discards: dict) -> None:
         try:
             state, lines = rules.restart(current.state, discards)
         except Rejected as exc:
-            raise tables.TableError(exc.reason) from None
+            raise tables.TableError.refusing(exc) from None
         store.save_campaign(conn, row.id, state)
         store.add_campaign_events(conn, row.id, lines)
 

@@ -44,9 +44,22 @@ class TableError(Exception):
 
     status = 400
 
-    def __init__(self, message: str):
+    def __init__(self, message: str, param: str | None = None, detail: str | None = None):
         super().__init__(message)
         self.message = message
+        self.param = param  # the parameter whose value was refused, when it is one
+        self.detail = detail
+
+    @classmethod
+    def refusing(cls, exc: Rejected) -> "TableError":
+        """The rules' refusal, keeping which parameter it names."""
+        return cls(exc.reason, exc.param, exc.detail)
+
+    def for_api(self, where: str = "") -> dict:
+        """The JSON error body: a refused value is named by its parameter, not its label."""
+        if self.param is None:
+            return {"error": self.message}
+        return {"error": f"{where}{self.param}: {self.detail}", "param": self.param}
 
 
 class NotFound(TableError):
@@ -197,7 +210,7 @@ def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Rando
             options["timer"] = timers.parse_setting(raw_options.get("timer_seconds"))
         state = start_state(game, players, options)
     except Rejected as exc:
-        raise TableError(exc.reason) from None
+        raise TableError.refusing(exc) from None
     host_token = new_token()
     with store.Transaction(conn):
         code = _free_code(conn)
@@ -333,7 +346,7 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         spec, params = check_action(all_actions(game), action,
                                     raw_params if raw_params is not None else {}, len(table.players))
     except Rejected as exc:
-        raise TableError(exc.reason) from None
+        raise TableError.refusing(exc) from None
     with store.Transaction(conn, table.code):
         current = store.get_table(conn, table.code)
         if request_id and store.request_seen(conn, table.id, request_id):
@@ -349,7 +362,7 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         try:
             state, events = step(game, before, action, params, acting, at)
         except Rejected as exc:
-            raise TableError(exc.reason) from None
+            raise TableError.refusing(exc) from None
         wiped = []
         if spec.secret and game.secret_open(before, acting):
             # A change of mind: the earlier pick was never revealed, so nothing keeps it.

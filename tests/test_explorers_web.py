@@ -128,7 +128,7 @@ def test_a_second_end_turn_is_refused_by_the_api_and_inline_on_the_page(client):
     assert stale.status_code == 409 and stale.get_json()["error"] == said.replace("&#39;", "'")
     resp = client.post(f"/api/tables/{code}/actions", json={
         "action": "end_turn", "params": {}, "version": before["version"], "seat": 0})
-    assert resp.status_code == 400 and resp.get_json()["error"] == "Whose turn ends: a value is needed."
+    assert resp.status_code == 400 and resp.get_json()["error"] == "hero: a value is needed."
     # The page: answered with 200 and the sentence in the view, as htmx swaps only 2xx.
     resp = hx_post(client, f"/t/{code}/act", {"action": "end_turn", "hero": "xylia",
                                               "version": str(before["version"]), "seat": "0"})

@@ -163,7 +163,8 @@ def test_the_ending_says_one_sentence_on_the_table_in_the_history_and_the_export
     sentence = client.get(f"/api/history/{played_id}").get_json()["outcome"]["summary"]
     assert sentence.startswith("Ana wins")
     # The why too (the lead, or the tie-break that decided it), not only the winner.
-    assert sentence.endswith(client.get(f"/api/tables/{code}").get_json()["view"]["verdict"]["why"])
+    assert sentence == "Ana wins with 9 points. 1 point ahead of Ben (8)."
+    assert sentence == client.get(f"/api/tables/{code}").get_json()["view"]["result"]["sentence"]
     escaped = sentence.replace("'", "&#39;")
     table = client.get(f"/t/{code}").get_data(as_text=True)
     assert f'<p class="ending">{escaped}</p>' in table

@@ -46,11 +46,18 @@ from typing import Any
 
 
 class Rejected(Exception):
-    """An action or option the rules refuse; the message is shown to the players."""
+    """An action or option the rules refuse; the message is shown to the players.
 
-    def __init__(self, reason: str):
+    A refusal of one parameter's value also names that parameter (`param`) and says what is
+    wrong without the label (`detail`), so the JSON API can name the parameter its client sent
+    where a page names the field its player sees.
+    """
+
+    def __init__(self, reason: str, param: str | None = None, detail: str | None = None):
         super().__init__(reason)
         self.reason = reason
+        self.param = param
+        self.detail = detail
 
 
 class StepOver(Rejected):
@@ -79,7 +86,7 @@ class Param:
                 return self.default
             if self.kind == "bool":
                 return False
-            raise Rejected(f"{label}: a value is needed.")
+            raise self._refusal(label, "a value is needed.")
         if self.kind == "bool":
             if isinstance(raw, bool):
                 return raw
@@ -88,34 +95,37 @@ class Param:
                 return True
             if text in ("0", "false", "off", "no"):
                 return False
-            raise Rejected(f"{label}: yes or no expected.")
+            raise self._refusal(label, "yes or no expected.")
         if self.kind in ("int", "seat"):
             if isinstance(raw, bool):
-                raise Rejected(f"{label}: a whole number is expected.")
+                raise self._refusal(label, "a whole number is expected.")
             try:
                 value = int(str(raw).strip())
             except (TypeError, ValueError):
-                raise Rejected(f"{label}: a whole number is expected.") from None
+                raise self._refusal(label, "a whole number is expected.") from None
             low = 0 if self.kind == "seat" else self.min
             high = (players - 1) if (self.kind == "seat" and players) else self.max
             if low is not None and value < low:
-                raise Rejected(f"{label}: {value} is below the lowest allowed, {low}.")
+                raise self._refusal(label, f"{value} is below the lowest allowed, {low}.")
             if high is not None and value > high:
-                raise Rejected(f"{label}: {value} is above the highest allowed, {high}.")
+                raise self._refusal(label, f"{value} is above the highest allowed, {high}.")
             return value
         if self.kind == "choice":
             value = str(raw).strip()
             if value not in self.choices:
-                raise Rejected(f"{label}: choose one of {', '.join(self.choices)}.")
+                raise self._refusal(label, f"choose one of {', '.join(self.choices)}.")
             return value
         if self.kind == "text":
             if not isinstance(raw, (str, int)):
-                raise Rejected(f"{label}: text expected.")
+                raise self._refusal(label, "text expected.")
             value = " ".join(str(raw).split())
             if len(value) > self.max_length:
-                raise Rejected(f"{label}: at most {self.max_length} characters.")
+                raise self._refusal(label, f"at most {self.max_length} characters.")
             return value
-        raise Rejected(f"{label}: unknown kind of value.")
+        raise self._refusal(label, "unknown kind of value.")
+
+    def _refusal(self, label: str, detail: str) -> Rejected:
+        return Rejected(f"{label}: {detail}", param=self.name, detail=detail)
 
 
 @dataclass(frozen=True)

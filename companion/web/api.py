@@ -8,7 +8,7 @@ from flask import Blueprint, jsonify, request
 
 from .. import tables, timers
 from ..db import get_db
-from ..games import GAMES, get_game
+from ..games import GAMES, get_game, json_view
 from . import phone
 from .pages import join_url, live_hub
 
@@ -46,7 +46,7 @@ def table_json(code, seat=None, **extra):
         "seats": tables.seat_list(get_db(), table, held),
         "my_seats": held,
         "view_as": viewer,
-        "view": game.view(table.snapshot, viewer),
+        "view": json_view(game, table.snapshot, viewer),
         "clock": timers.view(table.snapshot.get("_clock"), time.time()),
         "join_url": join_url(table.code),
     }
@@ -112,7 +112,7 @@ def _refusal(code, exc, seat):
         fresh = table_json(code, seat)
     except tables.TableError:
         fresh = table_json(code)
-    return jsonify({"error": exc.message, **{k: fresh[k] for k in ("version", "view")}}), exc.status
+    return jsonify({**exc.for_api(), **{k: fresh[k] for k in ("version", "view")}}), exc.status
 
 
 @bp.post("/tables/<code>/actions")

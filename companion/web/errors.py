@@ -112,6 +112,8 @@ def init_app(app) -> None:
 
     @app.errorhandler(tables.TableError)
     def table_error(exc):
+        if _wants_json():
+            return jsonify(exc.for_api()), exc.status
         return _message(exc.status, exc.message)
 
     @app.errorhandler(store.Unavailable)

@@ -10,7 +10,7 @@ every phone and log it."
 
 import pytest
 
-from .campaign_play import (count_rows, create_campaign, end_table, lose_chapter_2, ok,
+from .campaign_play import (TWO_HEROES, count_rows, create_campaign, end_table, lose_chapter_2, ok,
                             set_campaign, start_chapter, win_chapter_1)
 from .helpers import act
 
@@ -268,3 +268,29 @@ def test_the_pages_offer_the_confirmation_and_record_it_once(app, client):
     assert "Start chapter 2" in page and page.count(AWAKENS_SNAKES) == 2  # the latest draw, the history
     assert table_log(client, code).count(AWAKENS_SNAKES) == 1
     assert count_rows(app, "SELECT COUNT(*) FROM campaign_event") == 5
+
+
+@pytest.mark.parametrize("method, url", [
+    ("GET", "/api/campaigns/{}"), ("POST", "/api/campaigns/{}/chapters"),
+    ("POST", "/api/campaigns/{}/confirm"), ("POST", "/api/campaigns/{}/restart"),
+])
+def test_campaign_ids_beyond_64_bits_are_refused_in_json(client, method, url):
+    for number in (2**63, 10**400):
+        resp = client.open(url.format(number), method=method, json={})
+        assert resp.status_code == 400 and "too large" in resp.get_json()["error"]
+
+
+def test_hostile_bodies_are_refused_and_change_nothing(app, client):
+    cid = create_campaign(client)["id"]
+    before = ok(client.get(f"/api/campaigns/{cid}"))
+    for url, body in [("/api/campaigns", b"not json"), ("/api/campaigns", b'"Winter"'),
+                      (f"/api/campaigns/{cid}/confirm", b"[1]"),
+                      (f"/api/campaigns/{cid}/restart", b'{"discards": 1}')]:
+        resp = client.post(url, data=body, content_type="application/json")
+        assert resp.status_code == 400 and resp.get_json()["error"], (url, body)
+    for body in [{"name": "W" * 41}, {"players": ["Ana"] * 100}, {"players": [f"P{i}" for i in range(9)]},
+                 {"heroes": ["xylia"] * 500}, {"players": ["Ana", 7]}]:
+        resp = client.post("/api/campaigns", json={**TWO_HEROES, "name": "Other", **body})
+        assert resp.status_code == 400 and resp.get_json()["error"], body
+    assert ok(client.get(f"/api/campaigns/{cid}")) == before
+    assert len(ok(client.get("/api/campaigns"))) == 1

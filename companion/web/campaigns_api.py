@@ -6,23 +6,17 @@ The same conventions as /api/tables: a JSON body in, JSON out, a refusal is
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 
 from .. import campaigns, tables
 from ..db import get_db
 from ..games import explorers_campaign as rules
 from ..games import explorers_of_the_woodlands as explorers
 from . import phone
+from .api import _body  # the JSON body, one object, read as every /api route reads it
 from .pages import join_url, live_hub
 
 bp = Blueprint("campaigns_api", __name__, url_prefix="/api/campaigns")
-
-
-def _body() -> dict:
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict):
-        raise tables.TableError("Send a JSON object in the request body.")
-    return body
 
 
 def _text(body: dict, key: str, default: str = "") -> str:

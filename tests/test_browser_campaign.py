@@ -170,6 +170,7 @@ def test_a_chapter_won_carries_over_and_a_chapter_lost_starts_again(live_server,
     left_table(ben)
     # The campaign page asks for the confirmation too.
     expect(ben.locator("[data-primary]")).to_contain_text("Chapter 2 ended at table")
+    check_screen(ben, "campaign-07b-confirm-the-end", HEIGHTS)
     ben.get_by_role("button", name="Confirm the end of chapter 2").click()
     expect(ben.locator("[data-primary]")).to_contain_text("Chapter 2 was lost.")
     expect(ben.get_by_label("Xylia discards")).to_have_value("0")

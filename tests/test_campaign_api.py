@@ -8,6 +8,8 @@ Rulings: "After a won chapter, once the players confirm its end and final tallie
 every phone and log it."
 """
 
+import threading
+
 import pytest
 
 from .campaign_play import (TWO_HEROES, count_rows, create_campaign, end_table, lose_chapter_2, ok,
@@ -294,3 +296,28 @@ def test_hostile_bodies_are_refused_and_change_nothing(app, client):
         assert resp.status_code == 400 and resp.get_json()["error"], body
     assert ok(client.get(f"/api/campaigns/{cid}")) == before
     assert len(ok(client.get("/api/campaigns"))) == 1
+
+
+def test_two_phones_confirming_at_once_record_the_chapter_once(app, client, make_client):
+    cid = create_campaign(client)["id"]
+    code = start_chapter(client, cid)
+    win_chapter_1(client, code)
+    phones = [make_client(), make_client()]
+    both = threading.Barrier(len(phones))
+    answers = []
+
+    def tap(phone):
+        both.wait(10)
+        resp = confirm(phone, cid, code)
+        answers.append((resp.status_code, resp.get_json()))
+
+    threads = [threading.Thread(target=tap, args=(phone,), daemon=True) for phone in phones]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted((status, body["repeated"]) for status, body in answers) == [(200, False), (200, True)]
+    assert answers[0][1]["recorded"] == answers[1][1]["recorded"]
+    log = ok(client.get(f"/api/campaigns/{cid}"))["log"]
+    assert sum(line.startswith("The Forest Awakens") for line in log) == 1
+    assert sum(line.startswith("The Forest Awakens") for line in table_log(client, code)) == 1

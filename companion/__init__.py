@@ -101,7 +101,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import db, live
     from .web import api, assets, campaigns, compression, errors, history, limits, pages, phone
-    from .web import incoming
+    from .web import campaigns_api, incoming
 
     app.session_interface = phone.SessionInterface()
     db.init_app(app)
@@ -115,5 +115,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     history.init_app(app)
     app.register_blueprint(campaigns.bp)
+    app.register_blueprint(campaigns_api.bp)
     limits.limit_routes(app)
     return app

@@ -1,5 +1,6 @@
 """An Explorers of the Woodlands campaign's life: create it, start a chapter's table, record
-the finished table's result (once), restart a lost chapter.
+the finished table's result once the players confirm its end (once), restart a lost chapter.
+Reading a campaign or a chapter table never records anything.
 
 The rules are in games/explorers_campaign.py; this layer only reads and writes the record.
 Random draws use the system's randomness and are stored with the result, so a reload or a
@@ -9,6 +10,7 @@ repeated request shows the same draw and never draws again.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 from . import store, tables
 from .games import explorers_campaign as rules
@@ -76,7 +78,7 @@ def events(conn, campaign_id: int) -> list[str]:
 
 def start_chapter(conn, campaign_id, rng: random.Random | None = None) -> tuple[str, str | None]:
     """Create the table of the current chapter; return (code, host token or None if it existed)."""
-    row = sync(conn, campaign_id)
+    row = load(conn, campaign_id)
     if row.state["table"]:
         return row.state["table"], None
     rng = rng or random.SystemRandom()
@@ -84,7 +86,9 @@ def start_chapter(conn, campaign_id, rng: random.Random | None = None) -> tuple[
         raw = rules.table_options(row.state, row.id, rng)
     except Rejected as exc:
         raise tables.TableError.refusing(exc) from None
-    code, host = tables.create_table(conn, GAME, row.state["players"], raw, rng)
+    start = raw.pop(tables.CHAPTER_START)
+    code, host = tables.create_table(conn, GAME, row.state["players"], raw, rng,
+                                     chapter_start=start)
     with store.Transaction(conn):
         current = store.get_campaign(conn, row.id)
         if current.state["table"]:
@@ -96,23 +100,64 @@ def start_chapter(conn, campaign_id, rng: random.Random | None = None) -> tuple[
     return code, host
 
 
-def sync(conn, campaign_id, rng: random.Random | None = None) -> store.CampaignRow:
-    """Record the current chapter table's result if it has ended; return the campaign."""
+@dataclass
+class Confirmed:
+    """A chapter's end as recorded: which table, its entry in the record, and whether this
+    confirmation came after another one (a double tap) and so recorded nothing."""
+
+    row: store.CampaignRow
+    code: str
+    entry: dict
+    repeated: bool
+
+
+def confirm_end(conn, campaign_id, raw_code=None, rng: random.Random | None = None) -> Confirmed:
+    """Record the current chapter from its table's final tallies, once: the players confirm
+    the end after tallying the final fight. The Forest Awakens is drawn here, and said in the
+    campaign's history and in the table's log. Naming the table makes a repeat harmless."""
     row = load(conn, campaign_id)
-    code = row.state["table"]
-    if not code:
-        return row
-    table = store.get_table(conn, code)
-    if table is None or table.snapshot.get("phase") != explorers.PHASE_OVER:
-        return row
+    code = tables.normalize_code(raw_code) if raw_code not in (None, "") else None
+    if raw_code not in (None, "") and not code:
+        raise tables.TableError("Name the chapter's table by its code.")
     rng = rng or random.SystemRandom()
+    # One writer in all: the campaign and its chapter table change together.
     with store.Transaction(conn):
         current = store.get_campaign(conn, row.id)
-        state, lines = rules.record_result(current.state, code, table.snapshot, rng)
-        if lines:
-            store.save_campaign(conn, row.id, state)
-            store.add_campaign_events(conn, row.id, lines)
-    return store.get_campaign(conn, row.id)
+        if code in current.state["recorded"]:
+            return Confirmed(current, code, current.state["recorded"][code], repeated=True)
+        playing = current.state["table"]
+        if not playing:
+            raise tables.TableError("No chapter is being played: start the next chapter first.")
+        if code and code != playing:
+            raise tables.TableError(f"Table {code} is not this campaign's current chapter; "
+                                    f"that is table {playing}.")
+        table = store.get_table(conn, playing)
+        if table is None or not _ended(table.snapshot):
+            raise tables.TableError(
+                f"Chapter {current.state['chapter']} has not ended yet at table {playing}: "
+                "play it to its victory or defeat, tally the Monsters of the final fight, "
+                "then confirm the end.")
+        state, lines = rules.record_result(current.state, playing, table.snapshot, rng)
+        store.save_campaign(conn, row.id, state)
+        store.add_campaign_events(conn, row.id, lines)
+        entry = state["recorded"][playing]
+        # Every phone at the table is told, in its log, that the end is recorded and what awoke.
+        tables.add_note(conn, table, _recorded_line(current.name, entry))
+        if entry.get("draw"):
+            tables.add_note(conn, table, rules.awakening_text(entry["draw"]))
+    return Confirmed(store.get_campaign(conn, row.id), playing, entry, repeated=False)
+
+
+def _ended(snapshot: dict) -> bool:
+    return snapshot.get("phase") == explorers.PHASE_OVER and bool(snapshot.get("result"))
+
+
+def _recorded_line(name: str, entry: dict) -> str:
+    chapter = entry["chapter"]
+    if entry["outcome"] == "won":
+        return f"Chapter {chapter}'s victory is recorded in the campaign {name}."
+    return (f"Chapter {chapter}'s defeat is recorded in the campaign {name}: each Hero discards "
+            "one Loot card on the campaign page, then the chapter starts again.")
 
 
 def restart(conn, campaign_id, discards: dict) -> None:
@@ -127,13 +172,47 @@ def restart(conn, campaign_id, discards: dict) -> None:
         store.add_campaign_events(conn, row.id, lines)
 
 
+def chapter_table(conn, row: store.CampaignRow) -> dict | None:
+    """The chapter being played: its table, and once the table has ended, its result
+    waiting for the players to confirm it."""
+    code = row.state["table"]
+    if not code:
+        return None
+    table = store.get_table(conn, code)
+    snapshot = table.snapshot if table is not None else {}
+    over = _ended(snapshot)
+    result = snapshot["result"] if over else None
+    return {"code": code, "chapter": row.state["table_chapter"], "over": over,
+            "result": {"outcome": result["outcome"], "reason": result["reason"]} if over else None}
+
+
+def next_step(row: store.CampaignRow, table: dict | None) -> str:
+    """What the players do next: start_chapter, play_chapter, confirm_end, discard or none."""
+    state = row.state
+    if state["finished"]:
+        return "none"
+    if state["awaiting_discards"]:
+        return "discard"
+    if table is None:
+        return "start_chapter"
+    return "confirm_end" if table["over"] else "play_chapter"
+
+
+def awakenings(state: dict) -> list[dict]:
+    """The Forest Awakens draws, in the order of the chapters won, each with its sentence."""
+    return [{"chapter": entry["chapter"], "table": code, "text": rules.awakening_text(entry["draw"]),
+             **entry["draw"]}
+            for code, entry in state["recorded"].items() if entry.get("draw")]
+
+
 def for_table(conn, table: store.TableRow) -> dict | None:
-    """What a chapter table's page shows of its campaign: the name, and once over, the result."""
+    """What a chapter table's page shows of its campaign: the name, and once the end is
+    confirmed, the result and the draw. Reading it records nothing."""
     campaign_id = table.options.get("campaign") if isinstance(table.options, dict) else None
     if table.game != GAME or not isinstance(campaign_id, int):
         return None
     try:
-        row = sync(conn, campaign_id)
+        row = load(conn, campaign_id)
     except tables.NotFound:
         return None
     entry = row.state["recorded"].get(table.code)

@@ -37,6 +37,10 @@ DROPPED = "_dropped_picks"
 # A public line after an undo took a reveal back: every phone learns why its pick is gone.
 REVEAL_UNDONE = "_reveal_undone"
 REVEAL_UNDONE_LINE = "The reveal was undone: everyone chooses again."
+# A public sentence the app adds to a table's log from outside the game (a campaign's draw).
+NOTE = "_note"
+# The option that makes a table a campaign chapter: only the campaign layer may set it.
+CHAPTER_START = "campaign_start"
 
 
 class TableError(Exception):
@@ -138,7 +142,7 @@ def start_state(game, players: list[str], options: dict) -> dict:
 def step(game, state: dict, action: str, params: dict, seat, at: float) -> tuple[dict, list[str]]:
     """One action, the game's or the table clock's, at server time `at`; return state and events."""
     clock = state.get("_clock") or timers.new({})
-    if action in (SEAT_FREED, REVEAL_UNDONE):
+    if action in (SEAT_FREED, REVEAL_UNDONE, NOTE):
         new_state = dict(state)
         new_state["events"] = [describe(game, action, params, seat, state.get("players", []))]
         return new_state, list(new_state["events"])
@@ -189,20 +193,31 @@ def describe(game, action: str, params: dict, seat, players: list[str]) -> str:
         return withdrawn_line(players, params.get("seat"))
     if action == REVEAL_UNDONE:
         return REVEAL_UNDONE_LINE
+    if action == NOTE:
+        return str(params.get("text", ""))
     if action in timers.ACTIONS:
         name = players[seat] if seat is not None and 0 <= seat < len(players) else "Someone"
         return timers.describe(action, params, name, getattr(game, "TIMER_STEP", "turn"))
     return game.describe(action, params, seat, players)
 
 
-def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Random | None = None):
-    """Create a table; return (code, host token)."""
+def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Random | None = None,
+                 *, chapter_start: dict | None = None):
+    """Create a table; return (code, host token).
+
+    `chapter_start` (a campaign chapter's starting state) is passed only by the campaign
+    layer: the public routes hand over the options they were sent, which may not carry it."""
     game = get_game(game_id)
     if game is None:
         raise TableError("Unknown game.")
     players = clean_players(raw_players, game)
     if not isinstance(raw_options, dict):
         raise TableError("Options must be given as named values.")
+    if CHAPTER_START in raw_options:
+        raise TableError("A campaign chapter's table is started from its campaign (the campaign "
+                         "page or POST /api/campaigns/<id>/chapters), not by a table option.")
+    if chapter_start is not None:
+        raw_options = {**raw_options, CHAPTER_START: chapter_start}
     rng = rng or random.SystemRandom()
     try:
         options = game.prepare_options(raw_options, players, rng)
@@ -217,6 +232,17 @@ def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Rando
         store.insert_table(conn, code, game.ID, game.RULES_VERSION, options, players,
                            hash_token(host_token), state, asked_options(game, raw_options))
     return code, host_token
+
+
+def add_note(conn, table: store.TableRow, text: str) -> int:
+    """Add a public sentence to a table's log, inside the caller's write transaction: every
+    phone shows it, and the history keeps it. Return the table's new version."""
+    game = get_game(table.game)
+    current = store.get_table(conn, table.code)
+    at = time.time()
+    state, _ = step(game, current.snapshot, NOTE, {"text": text}, None, at)
+    store.append_action(conn, table.id, None, NOTE, {"text": text}, None, at)
+    return store.save_snapshot(conn, table.id, state)
 
 
 def asked_options(game, raw_options: dict) -> dict:

@@ -453,6 +453,8 @@ def test_a_campaign_survives_a_server_restart(tmp_path):
     again = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "k"}).test_client()
     listing = again.get("/campaigns").get_data(as_text=True)
     assert "Winter" in listing
+    # The players confirm the chapter's end on this instance: it is recorded then.
+    assert again.post(page + "/confirm", data={"table": code}).status_code == 303
     text = again.get(page).get_data(as_text=True)
     assert "Chapter 2" in text and "Snakes were defeated most (4)" in text
     # Reloaded on yet another instance: the same draw, recorded once.

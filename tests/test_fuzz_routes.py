@@ -196,6 +196,10 @@ TARGETS = {
     "history.unmerge": ["alias"],
     "campaigns.campaign_create": ["name", "player0", "player1", "hero_1", "first_player", "thorns"],
     "campaigns.campaign_restart": ["discard_shavi"],
+    "campaigns.campaign_confirm": ["table"],
+    "campaigns_api.create": ["name", "players", "heroes", "first_player", "thorns"],
+    "campaigns_api.confirm": ["table"],
+    "campaigns_api.restart": ["discards"],
 }
 ANY_FIELD = sorted({field for fields in TARGETS.values() for field in fields})
 
@@ -213,7 +217,8 @@ def template(club, data) -> dict:
             "request_id": f"r{counts['requests']}", "rid": f"r{counts['requests']}",
             "alias": "Anna", "person": "Ana", "name": "Spring", "player0": "Dana", "player1": "Eli",
             "hero_1": "shavi", "hero_2": "bethras", "first_player": "0", "thorns": "easy",
-            "discard_shavi": "0", "timer_seconds": "60"}
+            "discard_shavi": "0", "timer_seconds": "60", "heroes": ["shavi", "bethras"],
+            "table": club.code, "discards": {"shavi": 0}}
 
 
 def free_text_slots(fields: dict) -> list[tuple[dict | list, str | int]]:

@@ -814,17 +814,18 @@ def record_result(campaign: dict, code: str, table_state: dict,
         new["carry"] = carry_after(chapter, table_state["heroes"])
         if chapter == 4:
             new["all_campsites"] = table_state["quest"]["campsites_empty"] >= CAMPSITES
-        events.append(_carry_text(chapter))
-        draw = forest_awakens(table_state["monsters"], new["enraged"], rng)
-        entry["draw"] = draw
-        if draw["type"]:
-            new["enraged"].append(draw["type"])
-            new["enraged"] = [k for k in game.MONSTERS if k in new["enraged"]]
-        events.append(awakening_text(draw))
         if chapter == 5:
+            # The last chapter ends the campaign: nothing is carried and nothing awakens.
             new["finished"] = True
             events.append("The campaign is won: the forest is saved. Congratulations!")
         else:
+            events.append(_carry_text(chapter))
+            draw = forest_awakens(table_state["monsters"], new["enraged"], rng)
+            entry["draw"] = draw
+            if draw["type"]:
+                new["enraged"].append(draw["type"])
+                new["enraged"] = [k for k in game.MONSTERS if k in new["enraged"]]
+            events.append(awakening_text(draw))
             new["chapter"] = chapter + 1
     else:
         events.append(f"Chapter {chapter} lost: {reason} Each Hero discards one Loot card, then "

@@ -9,6 +9,7 @@ from ..db import get_db
 from ..games import explorers_campaign as rules
 from ..games import explorers_of_the_woodlands as explorers
 from . import phone
+from .pages import live_hub
 
 bp = Blueprint("campaigns", __name__)
 
@@ -48,12 +49,11 @@ def campaign_create():
 
 
 def _page(campaign_id, error=None, status=200):
-    row = campaigns.sync(get_db(), campaign_id)
+    row = campaigns.load(get_db(), campaign_id)
     view = rules.campaign_view(row.state)
-    table = None
-    if row.state["table"]:
-        table = tables.store.get_table(get_db(), row.state["table"])
-    return render_template("campaigns/page.html", c=view, campaign_id=row.id, table=table,
+    playing = campaigns.chapter_table(get_db(), row)
+    return render_template("campaigns/page.html", c=view, campaign_id=row.id, playing=playing,
+                           next_step=campaigns.next_step(row, playing),
                            history=campaigns.events(get_db(), row.id), error=error), status
 
 
@@ -74,6 +74,20 @@ def campaign_start(campaign_id):
         phone.set_host_token(code, host)
         return redirect(url_for("pages.join_table", code=code, created=1), code=303)
     return redirect(url_for("pages.join_table", code=code), code=303)
+
+
+@bp.post("/campaigns/<int:campaign_id>/confirm")
+def campaign_confirm(campaign_id):
+    """The players confirm the chapter's end (after tallying the final fight): recorded once."""
+    try:
+        confirmed = campaigns.confirm_end(get_db(), campaign_id, request.form.get("table"))
+    except tables.NotFound:
+        raise
+    except tables.TableError as exc:
+        return _page(campaign_id, exc.message, 400)
+    if not confirmed.repeated:
+        live_hub().notify(confirmed.code)
+    return redirect(url_for("campaigns.campaign_page", campaign_id=campaign_id), code=303)
 
 
 @bp.post("/campaigns/<int:campaign_id>/restart")

@@ -122,7 +122,8 @@ history_import = limiter.shared_limit(
 # The routes that take a code in the query rather than in the path.
 CODE_QUERY_ENDPOINTS = ("pages.join_by_code",)
 TABLE_CREATING_ENDPOINTS = ("api.create", "pages.new_table", "history.rematch",
-                            "history.table_rematch", "campaigns.campaign_start")
+                            "history.table_rematch", "campaigns.campaign_start",
+                            "campaigns_api.start_chapter")
 IMPORT_ENDPOINTS = ("history.import_history", "history_api.api_import")
 
 

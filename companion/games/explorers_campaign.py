@@ -81,7 +81,8 @@ COUNTER_LABELS = {
     "campfire_monsters": "Monsters on the Campfire",
     "markers_carried": "Orb markers carried by Monsters", "markers_lost": "Orb markers lost",
     "campsites_found": "Campsites revealed", "campsites_empty": "Revealed campsites empty",
-    "corrupted": "Corrupted Forest tiles", "totems": "Totems activated",
+    "corrupted": "Corrupted Forest tiles",
+    "corrupted_spaces": "Corruption markers on empty spaces", "totems": "Totems activated",
     "bosses_left": "Bosses in the forest",
 }
 CHAPTER_COUNTERS = {
@@ -89,7 +90,7 @@ CHAPTER_COUNTERS = {
     2: ("markers_carried", "markers_lost"),
     3: (),
     4: ("campsites_found", "campsites_empty"),
-    5: ("corrupted", "totems", "bosses_left"),
+    5: ("corrupted", "corrupted_spaces", "totems", "bosses_left"),
 }
 COUNTERS = tuple(COUNTER_LABELS)
 
@@ -217,9 +218,27 @@ def quest_start(start: dict, hero_count: int) -> dict:
         return {"monsters_needed": monsters_needed(hero_count), "boss_defeated": False}
     if chapter == 4:
         return {"campsites_found": 0, "campsites_empty": 0, "goal_reached": False,
-                "piles": [list(p) for p in start["piles"]], "recovered": []}
-    return {"corrupted": 1, "totems": 0, "bosses_left": 0, "bosses_defeated": 0,
+                "piles": [list(p) for p in start["piles"]], "recovered": [], "piles_due": 0}
+    return {"corrupted": 1, "corrupted_spaces": 0, "totems": 0, "bosses_left": 0,
+            "bosses_defeated": 0, "boss_tile_revealed": False,
             "corruption_level": start.get("corruption_level", 1)}
+
+
+def upgrade_quest(state: dict) -> None:
+    """A chapter 5 table saved before the markers on empty spaces were counted apart."""
+    if state.get("chapter") == 4:
+        quest = state["quest"]
+        quest.setdefault("piles_due", max(0, quest["campsites_empty"] - len(quest["recovered"])))
+    if state.get("chapter") == 5:
+        quest = state["quest"]
+        quest.setdefault("corrupted_spaces", 0)
+        quest.setdefault("boss_tile_revealed", quest["bosses_defeated"] > 0
+                         or state["boss"]["revealed"])
+
+
+def corruption_reserve(quest: dict) -> int:
+    """Markers left in the reserve: every marker on a tile or an empty space came from it."""
+    return CORRUPTION_MARKERS - quest["corrupted"] - quest["corrupted_spaces"]
 
 
 def chapter_stack(chapter: int) -> int:
@@ -341,7 +360,9 @@ def _counter_high(state: dict, counter: str) -> int:
     if counter == "campsites_empty":
         return quest["campsites_found"]
     if counter == "corrupted":
-        return CORRUPTION_MARKERS
+        return CORRUPTION_MARKERS - quest["corrupted_spaces"]
+    if counter == "corrupted_spaces":
+        return CORRUPTION_MARKERS - quest["corrupted"]
     if counter == "totems":
         return TOTEMS
     return 9  # bosses_left
@@ -361,15 +382,18 @@ def _too_high(counter: str, high: int) -> str:
         return f"Only {high} campsite{'s are' if high != 1 else ' is'} revealed."
     if counter == "totems":
         return f"There are {TOTEMS} purification totems."
-    if counter == "corrupted":
-        return f"There are {CORRUPTION_MARKERS} Corruption markers."
+    if counter in ("corrupted", "corrupted_spaces"):
+        return (f"There are {CORRUPTION_MARKERS} Corruption markers, on tiles and empty spaces "
+                f"together: at most {high} here.")
     return f"At most {high}."
 
 
 def _after_counter(state: dict, counter: str, was: int, value: int) -> None:
     chapter = state["chapter"]
     quest = state["quest"]
-    if chapter == 1 and counter == "campfire_monsters":
+    if chapter == 1 and counter == "potions" and value >= POTIONS_NEEDED:
+        _ambush(state)
+    elif chapter == 1 and counter == "campfire_monsters":
         _check_chapter_1(state)
     elif chapter == 2 and counter == "markers_lost":
         held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
@@ -381,29 +405,67 @@ def _after_counter(state: dict, counter: str, was: int, value: int) -> None:
                                    f"{value} lost ({ORB_MARKERS} lost is defeat).")
     elif chapter == 4 and counter in ("campsites_found", "campsites_empty"):
         quest["campsites_empty"] = min(quest["campsites_empty"], quest["campsites_found"])
+        if counter == "campsites_empty" and value > was:
+            # Each campsite emptied pays one pile, and no campsite pays twice.
+            room = quest["campsites_found"] - len(quest["recovered"]) - quest["piles_due"]
+            earned = max(0, min(value - was, room, sum(1 for p in quest["piles"] if p)
+                                - quest["piles_due"]))
+            if earned:
+                quest["piles_due"] += earned
+                state["events"].append(
+                    f"Stealing from Thieves: the active player takes {plural_pile(earned)} "
+                    "and equips the cards.")
         if quest["campsites_empty"] >= CAMPSITES_NEEDED and not quest["goal_reached"]:
             quest["goal_reached"] = True
             state["events"].append(
                 f"Goal reached: {quest['campsites_empty']} revealed campsites are empty at the "
                 "same time! End the chapter now, or play on to empty the 4th campsite.")
         elif quest["campsites_empty"] < CAMPSITES_NEEDED and quest["goal_reached"]:
-            quest["goal_reached"] = False
-            state["events"].append(f"Only {quest['campsites_empty']} campsites are empty now: "
-                                   f"{CAMPSITES_NEEDED} are needed at the same time.")
+            # Victory once achieved stays achieved: playing on risks only the 4th pile.
+            state["events"].append(f"{quest['campsites_empty']} campsites are empty now; the "
+                                   "victory already achieved stands (undo the tap that reached "
+                                   "it if it was a mistake).")
     elif chapter == 5:
-        if counter == "corrupted":
-            band = corruption_band(value)
-            if value >= CORRUPTION_MARKERS:
-                game._finish(state, "lost", f"{CORRUPTION_MARKERS} Forest tiles are corrupted: "
-                             "the Corruption reserve is empty and the corruption cannot spread.")
+        if counter in ("corrupted", "corrupted_spaces"):
+            if _check_reserve(state):
                 return
-            state["events"].append(
-                f"Corruption reserve: {CORRUPTION_MARKERS - value} left. Band {band['band']}: "
-                f"Heroes: {band['heroes']} Enemies: {band['enemies']}")
         elif counter == "totems" and value > was:
             state["events"].append(f"Purification totem activated ({value} of {TOTEMS}): you "
                                    "may purify one Corruption marker (tap Corrupted −1).")
         _check_chapter_5(state)
+
+
+def plural_pile(count: int) -> str:
+    return "one Loot pile" if count == 1 else f"{count} Loot piles"
+
+
+def _check_reserve(state: dict) -> bool:
+    """Say the reserve and the band; an empty reserve loses. True when the chapter is lost."""
+    quest = state["quest"]
+    reserve = corruption_reserve(quest)
+    if reserve <= 0:
+        game._finish(state, "lost", f"The Corruption reserve is empty ({quest['corrupted']} "
+                                    f"corrupted tiles, {quest['corrupted_spaces']} markers on "
+                                    "empty spaces): the corruption can no longer spread.")
+        return True
+    band = corruption_band(quest["corrupted"])
+    state["events"].append(
+        f"Corruption reserve: {reserve} left. {quest['corrupted']} corrupted tiles, band "
+        f"{band['band']}: Heroes: {band['heroes']} Enemies: {band['enemies']}")
+    return False
+
+
+def cover_space(state: dict) -> None:
+    """Chapter 5: a tile placed on a corrupted empty space takes that space's marker."""
+    _need_chapter(state, 5, "A tile on a corrupted space")
+    quest = state["quest"]
+    if quest["corrupted_spaces"] < 1:
+        raise Rejected("No Corruption marker is on an empty space.")
+    quest["corrupted_spaces"] -= 1
+    quest["corrupted"] += 1
+    state["events"].append("A tile is placed on a corrupted space: it gains the Corruption "
+                           "marker there.")
+    _check_reserve(state)
 
 
 def concoct(state: dict, hero_id: str) -> None:
@@ -436,12 +498,20 @@ def concoct(state: dict, hero_id: str) -> None:
                            f"Campfire: 3 mushrooms, 1 vial and {POTION_ORBS} orbs go back in the "
                            f"box ({hero['orbs']} orbs left).")
     if quest["potions"] == POTIONS_NEEDED:
-        ambush = 1 + len(state["heroes"])
-        quest["campfire_monsters"] = ambush
-        quest["ambushed"] = True
-        state["events"].append(f"Monsters are watching you! Draw {ambush} Monster markers (1 + 1 "
-                               "per Hero) and put them on the Campfire tile: defeat them all "
-                               "to win.")
+        _ambush(state)
+
+
+def _ambush(state: dict) -> None:
+    """The second potion, by a concoction or a correction, brings the Campfire ambush, once."""
+    quest = state["quest"]
+    if quest["ambushed"]:
+        return
+    ambush = 1 + len(state["heroes"])
+    quest["campfire_monsters"] = ambush
+    quest["ambushed"] = True
+    state["events"].append(f"Monsters are watching you! Draw {ambush} Monster markers (1 + 1 "
+                           "per Hero) and put them on the Campfire tile: defeat them all "
+                           "to win.")
 
 
 def _check_chapter_1(state: dict) -> None:
@@ -451,30 +521,49 @@ def _check_chapter_1(state: dict) -> None:
                                    "Monsters: the elder is saved!")
 
 
-def energy_well(state: dict, marker_orbs: int) -> None:
-    """Chapter 2: every Hero meets on the Energy Well; enough orbs among them wins."""
+def energy_well(state: dict, marker_orbs: int, pays: dict) -> None:
+    """Chapter 2: every Hero meets on the Energy Well; enough orbs among them wins.
+
+    The players say how many orbs each Hero pays; the Orb markers pay the rest. What is left
+    is kept, so who pays decides what each Hero carries on.
+    """
     _need_chapter(state, 2, "Filling the Energy Well")
     quest = state["quest"]
     needed = quest["orbs_needed"]
     held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
     if marker_orbs and not held:
         raise Rejected("The Heroes hold no Orb marker.")
+    in_game = {hero["id"]: hero for hero in state["heroes"]}
+    for hero_id, pay in pays.items():
+        if pay and hero_id not in in_game:
+            raise Rejected(f"{game.hero_label(hero_id)} is not in this game.")
     total = marker_orbs + sum(h["orbs"] for h in state["heroes"])
     if total < needed:
         raise Rejected(f"The Heroes have {total} orbs with the Orb markers; the Energy Well "
                        f"needs {needed}.")
-    due = needed - min(needed, marker_orbs)
     paid = []
     for hero in state["heroes"]:
-        take = min(due, hero["orbs"])
-        if take:
-            hero["orbs"] -= take
-            due -= take
-            paid.append(f"{game.hero_label(hero['id'])} {take}")
-    from_markers = min(needed, marker_orbs)
-    parts = ([f"the Orb markers {from_markers}"] if from_markers else []) + paid
+        pay = pays.get(hero["id"]) or 0
+        if pay > hero["orbs"]:
+            raise Rejected(f"{game.hero_label(hero['id'])} has {hero['orbs']} orbs and cannot "
+                           f"pay {pay}.")
+        if pay:
+            paid.append((hero, pay))
+    from_heroes = sum(pay for _, pay in paid)
+    if from_heroes > needed:
+        raise Rejected(f"The Heroes would pay {from_heroes} orbs; the Energy Well takes "
+                       f"{needed}.")
+    from_markers = needed - from_heroes
+    if from_markers > marker_orbs:
+        raise Rejected(f"Say who pays: the Orb markers hold {marker_orbs} orbs, so the Heroes pay "
+                       f"{needed - marker_orbs} between them ({from_heroes} so far).")
+    for hero, pay in paid:
+        hero["orbs"] -= pay
+    parts = ([f"the Orb markers {from_markers}"] if from_markers else [])
+    parts += [f"{game.hero_label(hero['id'])} {pay}" for hero, pay in paid]
+    kept = ", ".join(f"{game.hero_label(h['id'])} {h['orbs']}" for h in state["heroes"])
     state["events"].append(f"The Heroes pour {needed} orbs into the Energy Well "
-                           f"({', '.join(parts)}); what is left is kept.")
+                           f"({', '.join(parts)}); the orbs left are kept ({kept}).")
     game._finish(state, "won", f"The Energy Well is revived with {needed} orbs!")
 
 
@@ -484,27 +573,50 @@ def well_overrun(state: dict) -> None:
                                 "round.")
 
 
-def take_pile(state: dict, hero_id: str, pile: int) -> None:
-    """Chapter 4: after emptying a campsite, the active player recovers one Loot pile."""
+def take_pile(state: dict, hero_id: str, pile: int, discard: str = "") -> None:
+    """Chapter 4: after emptying a campsite, the active player recovers one Loot pile.
+
+    The Hero equips every card; past the 3 slots each card replaces one, which is discarded:
+    `discard` names them by number, the Hero's cards first, then the pile's.
+    """
     _need_chapter(state, 4, "Recovering a Loot pile")
     quest = state["quest"]
     hero = game._hero(state, hero_id)
     name = game.hero_label(hero["id"])
     if pile >= len(quest["piles"]) or not quest["piles"][pile]:
         raise Rejected("That Loot pile is already taken.")
-    free = game.LOOT_SLOTS - len(hero["loot"])
-    if free == 0:
-        raise Rejected(f"{name}'s {game.LOOT_SLOTS} Loot slots are full: discard or give a card "
-                       "first.")
-    cards = quest["piles"][pile]
-    taken, left = cards[:free], cards[free:]
-    hero["loot"] += taken
-    quest["piles"][pile] = left
+    if quest["piles_due"] < 1:
+        raise Rejected("A Loot pile is taken only when a campsite's tile is emptied of "
+                       "Monsters: set Revealed campsites empty first.")
+    game._require_active(state, hero, "Recovering a Loot pile")
+    cards = hero["loot"] + quest["piles"][pile]
+    over = len(cards) - game.LOOT_SLOTS
+    chosen = _discards(discard, len(cards))
+    if over > 0 and len(chosen) != over:
+        listed = ", ".join(f"{i} {card}" for i, card in enumerate(cards, 1))
+        raise Rejected(f"{name} holds {game.LOOT_SLOTS} Loot cards at most: choose "
+                       f"{over} to discard among {listed}.")
+    if over <= 0 and chosen:
+        raise Rejected(f"Every card fits in {name}'s slots: nothing to discard.")
+    hero["loot"] = [card for i, card in enumerate(cards, 1) if i not in chosen]
+    quest["piles"][pile] = []
     quest["recovered"].append(pile)
-    line = f"{name} recovers Loot pile {pile + 1}: {', '.join(taken)}."
-    if left:
-        line += f" {len(left)} card{'s' if len(left) > 1 else ''} did not fit and stay in the pile."
+    quest["piles_due"] -= 1
+    line = f"{name} recovers Loot pile {pile + 1} and equips it."
+    if chosen:
+        line += f" Discarded: {', '.join(cards[i - 1] for i in sorted(chosen))}."
     state["events"].append(line)
+
+
+def _discards(text: str, count: int) -> set[int]:
+    """Card numbers from "1, 4"; refused unless each is a card's number, once."""
+    parts = [part.strip() for part in (text or "").replace(" ", ",").split(",") if part.strip()]
+    if not all(part.isdigit() and 1 <= int(part) <= count for part in parts):
+        raise Rejected(f"Name the cards to discard by their numbers, from 1 to {count}.")
+    numbers = {int(part) for part in parts}
+    if len(numbers) != len(parts):
+        raise Rejected("Name each card to discard once.")
+    return numbers
 
 
 def burn_pile(state: dict, pile: int) -> None:
@@ -524,15 +636,24 @@ def burn_pile(state: dict, pile: int) -> None:
 def claim_victory(state: dict) -> None:
     _need_chapter(state, 4, "Ending the chapter")
     quest = state["quest"]
-    if quest["campsites_empty"] < CAMPSITES_NEEDED:
+    if not quest["goal_reached"]:
         raise Rejected(f"{quest['campsites_empty']} revealed campsites are empty; "
                        f"{CAMPSITES_NEEDED} are needed at the same time.")
-    line = "Your equipment is recovered!"
+    game._finish(state, "won", victory_text(state, "Your equipment is recovered!"))
+
+
+def victory_stands(state: dict) -> bool:
+    """Chapter 4: once 3 campsites were empty at once the chapter is won, whatever comes next."""
+    return state.get("chapter") == 4 and state["quest"]["goal_reached"]
+
+
+def victory_text(state: dict, line: str) -> str:
+    quest = state["quest"]
     untaken = [i for i, p in enumerate(quest["piles"]) if p]
     if quest["campsites_empty"] < CAMPSITES and untaken:
         line += (" The 4th campsite was not emptied: the last Loot pile is discarded, your "
                  "equipment is in the monsters' hands now.")
-    game._finish(state, "won", line)
+    return line
 
 
 def boss_defeated(state: dict) -> None:
@@ -594,11 +715,23 @@ def after_round(state: dict, round_number: int) -> None:
                                "Well is revealed) toward the nearest Hero with an Orb marker.")
     elif chapter == 3:
         state["events"].append(f"End of round {round_number}: {spawn_text(round_number)}")
+        if round_number == 5 and not state["boss"]["revealed"]:
+            game._reveal_boss_now(state, "End of round 5: put 1 Boss card on the Boss tile and "
+                                         "reveal it! The blue cube goes on the first space of "
+                                         "its threat track; name the Boss on a phone.",
+                                  "the end of round 5 (the spawn table)")
         state["events"].append("Is a Monster marker on the Energy Well tile? Then the chapter is "
                                "lost: tap 'A Monster is on the Well'.")
     elif chapter == 5:
-        state["events"].append("The corruption spreads: a Corruption marker on every connected "
-                               "tile and open space next to a corrupted tile. Count them on a "
+        if round_number == 1 and state["quest"]["corruption_level"] == 2:
+            state["events"].append("All 4 campsites were searched in chapter 4: the chapter is "
+                                   "at a Corruption level of 2 instead of 1 at the end of this "
+                                   "first Adventure phase (see Number of Corrupted Forest "
+                                   "Tiles).")
+        state["events"].append("The corruption spreads: a Corruption marker on every tile "
+                               "connected by a path to a corrupted tile, and on every empty "
+                               "space next to one where an open path exists. Count the "
+                               "corrupted tiles and the markers on empty spaces apart on a "
                                "phone.")
 
 
@@ -638,9 +771,12 @@ def quest_view(state: dict) -> dict | None:
         view["goal_reached"] = quest["goal_reached"]
         view["piles"] = [{"index": i, "cards": len(p)} for i, p in enumerate(quest["piles"])]
         view["burnable"] = any(len(p) > 1 for p in quest["piles"])
+        view["piles_due"] = quest["piles_due"]
     else:
         view["band"] = corruption_band(quest["corrupted"])
-        view["reserve"] = CORRUPTION_MARKERS - quest["corrupted"]
+        view["reserve"] = corruption_reserve(quest)
+        view["corrupted_tiles"] = quest["corrupted"]
+        view["corrupted_spaces"] = quest["corrupted_spaces"]
         view["bosses_defeated"] = quest["bosses_defeated"]
         view["corruption_level"] = quest["corruption_level"]
     return view

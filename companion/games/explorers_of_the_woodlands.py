@@ -109,6 +109,16 @@ ENRAGED_BOSS_AT = {
 MARKERS = ("poison", "thorns")
 MARKER_LABELS = {"poison": "Poison", "thorns": "Thorns"}
 TILE_KINDS = ("growth", "high_risk", "xylia")
+# What revealed a Boss: a Hero on its tile, or (chapter 5) the corruption spreading onto it.
+REVEAL_CAUSES = ("tile", "corruption")
+REVEALED_BY = {"tile": "a Hero entered the Boss tile",
+               "corruption": "the corruption spread to its tile"}
+REVEAL_TEXTS = {
+    "tile": "A Hero enters the Boss tile: the Boss is revealed! The blue cube goes on the first "
+            "space of its threat track.",
+    "corruption": "The corruption spreads to the Boss's tile: the Boss is revealed at once and "
+                  "its threat track is activated (the blue cube on its first space).",
+}
 
 PHASE_GROWTH = "growth"
 PHASE_ADVENTURE = "adventure"
@@ -137,7 +147,7 @@ _TILE_HERO = Param("hero", "choice", label="Whose Forest Growth tile", choices=H
 _ROUND = Param("round", "int", label="Round", min=1, max=999)
 CAMPAIGN_COUNTERS = ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions",
                      "campfire_monsters", "markers_carried", "markers_lost", "campsites_found",
-                     "campsites_empty", "corrupted", "totems", "bosses_left")
+                     "campsites_empty", "corrupted", "corrupted_spaces", "totems", "bosses_left")
 # Wide ranges on purpose: an out-of-range value is refused by the rules with the rulebook's words.
 _HP = Param("hp", "int", label="HP", min=-99, max=99)
 _ORBS = Param("orbs", "int", label="Orbs", min=-99, max=99)
@@ -180,7 +190,9 @@ ACTIONS: dict[str, ActionSpec] = {
                         Param("name", "text", label="Boss name", optional=True, default="",
                               max_length=30),
                         Param("track", "int", label="Threat track length", min=TRACK_MIN,
-                              max=TRACK_MAX)),
+                              max=TRACK_MAX),
+                        Param("cause", "choice", label="What revealed it", choices=REVEAL_CAUSES,
+                              default="tile")),
         label="Reveal the Boss"),
     "threat_up": ActionSpec("threat_up", (), label="Threat +1"),
     "set_threat": ActionSpec("set_threat", (Param("threat", "int", label="Threat", min=1,
@@ -200,15 +212,22 @@ ACTIONS: dict[str, ActionSpec] = {
                         label="Chapter counter"),
     "concoct": ActionSpec("concoct", (_HERO,), label="Concoct a potion"),
     "energy_well": ActionSpec("energy_well", (Param("marker_orbs", "int", label="Orbs on the Orb "
-                                                    "markers", min=0, max=40, default=0),),
+                                                    "markers", min=0, max=40, default=0),
+                                              *(Param(f"pay_{hero}", "int",
+                                                      label=f"Orbs {HERO_LABELS[hero]} pays",
+                                                      min=0, max=MAX_ORBS, default=0)
+                                                for hero in HEROES)),
                               label="Every Hero on the Energy Well"),
     "well_overrun": ActionSpec("well_overrun", (), label="A Monster is on the Energy Well"),
     "take_pile": ActionSpec("take_pile", (_HERO, Param("pile", "int", label="Loot pile", min=0,
-                                                       max=3)),
+                                                       max=3),
+                                          Param("discard", "text", label="Cards to discard",
+                                                optional=True, default="", max_length=20)),
                             label="Recover a Loot pile"),
     "burn_pile": ActionSpec("burn_pile", (Param("pile", "int", label="Loot pile", min=0, max=3),),
                             label="The deserted campsite burns a pile"),
     "claim_victory": ActionSpec("claim_victory", (), label="End the chapter: victory"),
+    "cover_space": ActionSpec("cover_space", (), label="A tile is placed on a corrupted space"),
 }
 
 # The result screen stays correctable for what it shows.
@@ -482,6 +501,7 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
     new_state["events"] = []
+    campaign_rules.upgrade_quest(new_state)
     _HANDLERS[action](new_state, parsed, seat)
     return new_state
 
@@ -509,11 +529,46 @@ def _xylia_extra_open(state: dict) -> bool:
     return any(h["id"] == "xylia" and h["powers"] >= 1 for h in state["heroes"])
 
 
-def _reveal_boss_now(state: dict, line: str) -> None:
+def _reveal_boss_now(state: dict, line: str, by: str) -> None:
+    """Reveal the Boss: the cube on space 1; `by` says what revealed it, for the Boss panel."""
     boss = state["boss"]
     boss["revealed"] = True
     boss["threat"] = 1
+    boss["revealed_by"] = by
     state["events"].append(line)
+    if state.get("chapter") == 5:
+        state["quest"]["boss_tile_revealed"] = True
+
+
+def boss_tile_waiting(state: dict) -> bool:
+    """The Boss tile's Boss is still to be revealed (once only, even after it is defeated)."""
+    if state.get("chapter") == 5:
+        return not state["quest"]["boss_tile_revealed"] and not state["boss"]["revealed"]
+    return not state["boss"]["revealed"]
+
+
+def boss_hidden_text(state: dict) -> str:
+    """How the hidden Boss comes out, said for this table: chapters 3 and 4 have no stack."""
+    chapter = state.get("chapter")
+    if chapter == 3:
+        return ("The Boss marker lies face down on its tile. The Boss is revealed when a Hero "
+                "enters the Boss tile, or at the end of round 5 at the latest.")
+    if chapter == 4:
+        return ("The Boss marker lies face down on its tile. The Boss is revealed when a Hero "
+                "enters the Boss tile.")
+    if chapter == 5 and not boss_tile_waiting(state):
+        return ("The Boss tile's Boss has been revealed. Another Boss is revealed when a Hero "
+                "enters its tile or the corruption spreads to it.")
+    if state["stack"] == 0:
+        where = "The stack is empty: the Boss tile is in the forest."
+    elif state["stack"] <= 3:
+        where = f"The Boss tile is among the last {plural(state['stack'], 'tile')} of the stack."
+    else:
+        where = "The Boss tile is among the last three tiles of the stack."
+    how = "It is revealed when a Hero enters its tile"
+    if chapter == 5:
+        how += ", when the corruption spreads to it,"
+    return f"{where} {how} or when a tile is due and the stack is empty."
 
 
 def _continue_growth(state: dict) -> None:
@@ -522,10 +577,11 @@ def _continue_growth(state: dict) -> None:
     if due and state["stack"] == 0:
         if not campaign_rules.has_boss_tile(state.get("chapter")):
             state["events"].append("The Forest stack is empty: no more tiles to place.")
-        elif not state["boss"]["revealed"]:
+        elif boss_tile_waiting(state):
             _reveal_boss_now(state, "The Forest stack is empty and a tile must be added: the Boss "
                                     "is revealed! Put the blue cube on the first space of its "
-                                    "threat track, then name the Boss on a phone.")
+                                    "threat track, then name the Boss on a phone.",
+                            "the Forest stack was empty when a tile was due")
         else:
             state["events"].append("The Forest stack is empty: no more tiles to place.")
         state["growth_done"] = len(state["heroes"])
@@ -721,6 +777,11 @@ def _check_track(state: dict) -> None:
 def _finish(state: dict, outcome: str, reason: str) -> None:
     if state["phase"] == PHASE_OVER:
         return
+    if outcome == "lost" and campaign_rules.victory_stands(state):
+        # Chapter 4: playing on for the 4th campsite cannot undo the victory achieved.
+        outcome, reason = "won", campaign_rules.victory_text(
+            state, f"{reason} The victory achieved with 3 campsites empty at the same time "
+                   "stands.")
     state["phase"] = PHASE_OVER
     state["result"] = {"outcome": outcome, "reason": reason, "rounds": state["round"],
                        "threat": state["boss"]["threat"] if state["boss"]["revealed"] else None}
@@ -933,9 +994,10 @@ def _reveal_boss(state: dict, params: dict, seat: int) -> None:
         raise Rejected(f"The Boss is already revealed: {boss['name']}.")
     key = params["boss"]
     name = params["name"] if key == "other" and params["name"] else BOSS_LABELS[key]
+    if params["cause"] == "corruption" and state.get("chapter") != 5:
+        raise Rejected("Only in chapter 5 does the corruption reveal a Boss.")
     if not boss["revealed"]:
-        _reveal_boss_now(state, "A Hero enters the Boss tile: the Boss is revealed! The blue "
-                                "cube goes on the first space of its threat track.")
+        _reveal_boss_now(state, REVEAL_TEXTS[params["cause"]], REVEALED_BY[params["cause"]])
     boss["key"], boss["name"], boss["track"] = key, name, params["track"]
     state["events"].append(f"The Boss is {name}: threat {boss['threat']} of {boss['track']}.")
     if state["enraged_bosses"] and key in ENRAGED_BOSS_ALWAYS:
@@ -1009,7 +1071,8 @@ def _concoct(state: dict, params: dict, seat: int) -> None:
 
 def _energy_well(state: dict, params: dict, seat: int) -> None:
     _need_campaign(state)
-    campaign_rules.energy_well(state, params["marker_orbs"])
+    campaign_rules.energy_well(state, params["marker_orbs"],
+                               {hero: params[f"pay_{hero}"] for hero in HEROES})
 
 
 def _well_overrun(state: dict, params: dict, seat: int) -> None:
@@ -1019,7 +1082,7 @@ def _well_overrun(state: dict, params: dict, seat: int) -> None:
 
 def _take_pile(state: dict, params: dict, seat: int) -> None:
     _need_campaign(state)
-    campaign_rules.take_pile(state, params["hero"], params["pile"])
+    campaign_rules.take_pile(state, params["hero"], params["pile"], params["discard"])
 
 
 def _burn_pile(state: dict, params: dict, seat: int) -> None:
@@ -1030,6 +1093,11 @@ def _burn_pile(state: dict, params: dict, seat: int) -> None:
 def _claim_victory(state: dict, params: dict, seat: int) -> None:
     _need_campaign(state)
     campaign_rules.claim_victory(state)
+
+
+def _cover_space(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.cover_space(state)
 
 
 _HANDLERS = {
@@ -1060,6 +1128,7 @@ _HANDLERS = {
     "take_pile": _take_pile,
     "burn_pile": _burn_pile,
     "claim_victory": _claim_victory,
+    "cover_space": _cover_space,
 }
 
 
@@ -1068,6 +1137,9 @@ _HANDLERS = {
 
 def view(state: dict, seat: int | None) -> dict:
     """Return what `seat` may see: the whole game is public."""
+    if state.get("chapter") == 5 and "corrupted_spaces" not in state["quest"]:
+        state = json.loads(json.dumps(state))
+        campaign_rules.upgrade_quest(state)
     players = state["players"]
     is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players)
     active = _active(state)
@@ -1098,7 +1170,7 @@ def view(state: dict, seat: int | None) -> dict:
             "placing": placer is hero,
             "played": state["phase"] == PHASE_ADVENTURE and index < state["turn"],
         })
-    boss = dict(state["boss"])
+    boss = {"revealed_by": None, **state["boss"]}
     monsters = [{"kind": kind, "label": MONSTER_LABELS[kind], "icon": MONSTER_ICONS[kind],
                  "count": state["monsters"][kind], "enraged": kind in state["enraged_types"],
                  "enraged_text": ENRAGED_MONSTERS[kind]} for kind in MONSTERS]
@@ -1133,7 +1205,9 @@ def view(state: dict, seat: int | None) -> dict:
         "stack_total": state["stack_total"],
         "tiles_placed": tiles_placed(state),
         "placed": dict(state["placed"]),
-        "boss_in_last_three": 0 < state["stack"] <= 3 and not boss["revealed"],
+        "boss_in_last_three": 0 < state["stack"] <= 3 and boss_tile_waiting(state),
+        "boss_hidden_text": boss_hidden_text(state),
+        "reveal_causes": list(REVEAL_CAUSES) if state.get("chapter") == 5 else ["tile"],
         "boss": boss,
         "boss_choices": [{"key": key, "label": BOSS_LABELS[key]} for key in BOSSES],
         "boss_reminders": reminders,
@@ -1233,6 +1307,8 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         return f"{who} saw a Monster on the Energy Well at the end of the round"
     if action == "claim_victory":
         return f"{who} ended the chapter with the equipment recovered"
+    if action == "cover_space":
+        return f"{who} logged a tile placed on a corrupted space"
     spec = ACTIONS.get(action)
     return f"{who}: {spec.label if spec else action}"
 

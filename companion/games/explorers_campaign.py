@@ -139,13 +139,19 @@ def monsters_counted(monsters: dict) -> int:
 # ----------------------------------------------------------------- chapter start (table side)
 
 
-def check_start(raw, hero_ids: list[str]) -> dict:
-    """Validate a chapter's starting state handed to a new table; return it cleaned."""
+def check_start(raw, hero_ids: list[str], standalone: bool = False) -> dict:
+    """Validate a chapter's starting state handed to a new table; return it cleaned.
+
+    A chapter played as a single game (`standalone`) names no campaign.
+    """
     if not isinstance(raw, dict):
         raise Rejected("The campaign's starting state is malformed.")
     campaign = raw.get("campaign")
     chapter = raw.get("chapter")
-    if isinstance(campaign, bool) or not isinstance(campaign, int) or campaign < 1:
+    if standalone:
+        if campaign is not None:
+            raise Rejected("A chapter played alone belongs to no campaign.")
+    elif isinstance(campaign, bool) or not isinstance(campaign, int) or campaign < 1:
         raise Rejected("The campaign's starting state names no campaign.")
     if chapter not in CHAPTERS or isinstance(chapter, bool):
         raise Rejected("Chapters run from 1 to 5.")
@@ -174,6 +180,33 @@ def check_start(raw, hero_ids: list[str]) -> dict:
             raise Rejected("Chapter 5 starts at Corruption level 1 or 2.")
         start["corruption_level"] = level
     return start
+
+
+def standalone_start(chapter: int, hero_ids: list[str], enraged: list[str]) -> dict:
+    """A chapter played as a single non-campaign game: the Heroes as in classic mode.
+
+    Every Hero at 5 HP, 0 orbs, no Power and no Loot (chapter 3 at full HP, as nothing is
+    carried); chapter 4 deals 2 Loot cards and 1 per player into 4 piles; chapter 5 starts
+    at Corruption level 1 (level 2 comes only from a campaign's chapter 4).
+    """
+    start = {"campaign": None, "chapter": chapter,
+             "carry": {hero: {"hp": game.MAX_HP, "orbs": 0, "powers": 0, "loot": []}
+                       for hero in hero_ids},
+             "enraged": list(enraged)}
+    if chapter == 4:
+        start["piles"] = standalone_piles(party_size(len(hero_ids)))
+    if chapter == 5:
+        start["corruption_level"] = 1
+    return start
+
+
+def standalone_piles(players: int) -> list[list[str]]:
+    """2 Loot cards and 1 per player in 4 piles as equal as can be (5 cards: 2, 1, 1, 1).
+
+    The cards are drawn face down at the table: the phones know them by pile only.
+    """
+    sizes = [len(range(i, 2 + players, LOOT_PILES)) for i in range(LOOT_PILES)]
+    return [[f"Loot card from pile {i + 1}"] * size for i, size in enumerate(sizes)]
 
 
 def _is_card(card) -> bool:
@@ -218,7 +251,8 @@ def quest_start(start: dict, hero_count: int) -> dict:
         return {"monsters_needed": monsters_needed(hero_count), "boss_defeated": False}
     if chapter == 4:
         return {"campsites_found": 0, "campsites_empty": 0, "goal_reached": False,
-                "piles": [list(p) for p in start["piles"]], "recovered": [], "piles_due": 0}
+                "piles": [list(p) for p in start["piles"]], "recovered": [], "piles_due": 0,
+                "dealt": [len(p) for p in start["piles"]]}
     return {"corrupted": 1, "corrupted_spaces": 0, "totems": 0, "bosses_left": 0,
             "bosses_defeated": 0, "boss_tile_revealed": False,
             "corruption_level": start.get("corruption_level", 1)}
@@ -229,6 +263,7 @@ def upgrade_quest(state: dict) -> None:
     if state.get("chapter") == 4:
         quest = state["quest"]
         quest.setdefault("piles_due", max(0, quest["campsites_empty"] - len(quest["recovered"])))
+        quest.setdefault("dealt", [len(p) for p in quest["piles"]])
     if state.get("chapter") == 5:
         quest = state["quest"]
         quest.setdefault("corrupted_spaces", 0)
@@ -257,13 +292,19 @@ def chapter_checklist(state: dict) -> list[str]:
     chapter = state["chapter"]
     quest = state["quest"]
     steps = [f"Chapter {chapter} · {CHAPTER_TITLES[chapter]}. {CHAPTER_GOALS[chapter]}"]
+    if state["campaign"] is None:
+        steps.append("Played as a single non-campaign game: every Hero starts as in classic "
+                     "mode (5 HP, 0 orbs, no unique Power, no Loot).")
     carried = "; ".join(
         f"{game.hero_label(h['id'])}: {h['hp']} HP, {h['orbs']} orbs, "
         f"{h['powers']} Power{'s' if h['powers'] != 1 else ''}"
         + (f", Loot: {', '.join(h['loot'])}" if h["loot"] else "")
         for h in state["heroes"])
-    steps.append(f"From the campaign: {carried}.")
-    if state["enraged_types"]:
+    if state["campaign"] is not None:
+        steps.append(f"From the campaign: {carried}.")
+    if state["enraged_types"] and state["campaign"] is None:
+        steps.append("Put the Enraged Monsters card face up: every Monster is Enraged.")
+    elif state["enraged_types"]:
         names = ", ".join(game.MONSTER_LABELS[k] for k in state["enraged_types"])
         steps.append(f"Enraged for the rest of the campaign: {names}. Put the Enraged Monsters "
                      "card next to the play area as a reminder.")
@@ -299,7 +340,11 @@ def chapter_checklist(state: dict) -> list[str]:
             "Lay out the 15 Forest tiles as shown with the 4 Campsite markers; the Heroes start "
             "on the Campfire tile.",
             "Put 11 Monster, 3 Event and 1 Boss markers face down on their icons.",
-            "Your Loot cards were shuffled and dealt into 4 face-down piles (on the phones).",
+            ("Your Loot cards were shuffled and dealt into 4 face-down piles (on the phones)."
+             if state["campaign"] is not None else
+             f"Draw 2 Loot cards and 1 per player ({sum(quest['dealt'])} in all), shuffle them "
+             "and put them face down in 4 piles of "
+             f"{', '.join(str(n) for n in quest['dealt'])} cards."),
             "No Forest tiles are added; the Vortex's usual effect does not apply.",
         ]
     else:

@@ -126,6 +126,9 @@ PHASE_OVER = "over"
 PHASE_LABELS = {PHASE_GROWTH: "Phase 1 · Forest Growth", PHASE_ADVENTURE: "Phase 2 · Adventure",
                 PHASE_OVER: "Game over"}
 
+# A classic game, or one campaign chapter played as a single non-campaign game.
+GAME_KINDS = ("classic", "1", "2", "3", "4", "5")
+
 OPTIONS = (
     Param("first_player", "text", label="First player", default="0"),
     Param("hero_1", "text", label="Player 1's Hero", default=""),
@@ -138,6 +141,7 @@ OPTIONS = (
     Param("enraged_bosses", "bool", label="Enraged Bosses card", default=False),
     Param("inn", "bool", label="Inn mini-expansion", default=False),
     Param("lairs", "bool", label="Lairs mini-expansion", default=False),
+    Param("chapter", "choice", label="Game", choices=GAME_KINDS, default="classic"),
 )
 
 _HERO = Param("hero", "choice", label="Hero", choices=HEROES)
@@ -356,6 +360,13 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
         # A chapter's Enraged types come from the campaign, one at a time, not from the card.
         options.update(campaign_start=start, campaign=start["campaign"],
                        chapter=start["chapter"], enraged_monsters=False, inn=False)
+    elif values["chapter"] != "classic":
+        # One chapter as a single game: no campaign behind it; the Enraged Monsters card
+        # Enrages every type as in a classic game.
+        start = campaign_rules.standalone_start(
+            int(values["chapter"]), heroes, list(MONSTERS) if values["enraged_monsters"] else [])
+        options.update(campaign_start=start, campaign=None, chapter=start["chapter"],
+                       enraged_monsters=False, inn=False)
     return options
 
 
@@ -424,7 +435,8 @@ def setup(players: list[str], options: dict) -> dict:
 
 def _start_chapter(state: dict, start: dict) -> None:
     """A campaign chapter: the Heroes as the campaign left them, the chapter's own counters."""
-    campaign_rules.check_start(start, [hero["id"] for hero in state["heroes"]])
+    campaign_rules.check_start(start, [hero["id"] for hero in state["heroes"]],
+                               standalone=start.get("campaign") is None)
     state["campaign"] = start["campaign"]
     state["chapter"] = start["chapter"]
     for hero in state["heroes"]:

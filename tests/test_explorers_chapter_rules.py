@@ -390,3 +390,50 @@ def test_chapter_5_corruption_level_2_is_said_at_the_end_of_the_first_adventure_
     assert not any("Corruption level of 2" in e for e in state["events"])
     plain = play_round(chapter_table(5))
     assert not any("Corruption level of 2" in e for e in plain["events"])
+
+
+# ----------------------------------------------------------------- 9. chapter 2's Orb Thieves
+
+
+def test_chapter_2_orb_thieves_lose_the_marker_on_the_start_tile_and_teleport_from_the_vortex():
+    """"At the end of each round, the Monsters carrying lost Orb markers move 2 tiles closer to
+    the Start tile. If a Monster with an Orb marker happens to move onto the Vortex tile, it
+    stops there and then teleports to the Start tile at the end of the next round. If a Monster
+    with an Orb marker begins its move on the Start tile, that Orb marker is lost and
+    discarded!" """
+    state = chapter_table(2)
+    with pytest.raises(Rejected, match="No Monster carries an Orb marker"):
+        act(state, "thief_on_start")
+    state = act(state, "quest", counter="markers_carried", value=2)
+    with pytest.raises(Rejected, match="Only Monsters carrying an Orb marker stop on the Vortex"):
+        act(state, "quest", counter="vortex_monsters", value=3)
+    state = play_round(state)
+    assert any("begins its move on the Start tile loses the marker" in e for e in state["events"])
+    state = act(state, "quest", counter="vortex_monsters", value=1)
+    state = play_round(state)  # the end of the next round: the teleport
+    assert "The Monster with an Orb marker stopped on the Vortex teleports to the Start tile now." \
+        in state["events"]
+    assert state["quest"]["vortex_monsters"] == 0 and state["quest"]["teleported"] == 1
+    state = play_round(state)
+    assert "The Monster teleported to the Start tile last round begins its move there." \
+        in state["events"]
+    state = act(state, "thief_on_start")
+    assert (state["quest"]["markers_carried"], state["quest"]["markers_lost"]) == (1, 1)
+    state = act(state, "quest", counter="markers_lost", value=2)
+    state = act(state, "quest", counter="markers_carried", value=0)
+    state = act(state, "quest", counter="markers_carried", value=1)
+    state = act(state, "quest", counter="markers_lost", value=3)
+    lost = act(state, "thief_on_start")
+    assert lost["result"]["outcome"] == "lost" and "All 4 Orb markers" in lost["result"]["reason"]
+
+
+def test_api_chapter_2_orb_thief_on_the_start_tile(client):
+    code = api_table(client, 2)
+    assert refused(client, code, "thief_on_start") == "No Monster carries an Orb marker."
+    ok(client, code, "quest", {"counter": "markers_carried", "value": 1})
+    view = ok(client, code, "quest", {"counter": "vortex_monsters", "value": 1})
+    assert view["chapter"]["vortex_monsters"] == 1
+    assert 'value="thief_on_start"' in client.get(f"/t/{code}").get_data(as_text=True)
+    view = ok(client, code, "thief_on_start")
+    chapter = view["chapter"]
+    assert chapter["counters"]["markers_lost"]["value"] == 1 and chapter["vortex_monsters"] == 0

@@ -14,15 +14,24 @@ Rulings where the rulebook leaves a gap:
   colour A, B and C. Ingredients are counted for the whole party; who carries which marker
   stays on the table. The 2 orbs of a potion are paid by the Hero who concocts it.
 - Chapter 2: the Orb markers' own orbs count at the Energy Well with the Heroes' orbs; the
-  orbs needed are taken from the Orb markers first, then from the Heroes in turn order.
+  players say how many orbs each Hero pays and the Orb markers pay the rest (the orbs left
+  are kept, so who pays decides what each Hero carries on).
 - Chapters 3 and 4 are played on a fixed layout: there is no Forest Growth phase, every round
   is an Adventure phase.
-- Chapter 4: the Loot piles are dealt by the app (the cards are named on the phones). A Hero
-  recovering a pile equips what fits in their 3 slots; the rest stays in the pile for another
-  Hero. A burnt camp keeps the pile's first card: the piles were shuffled when dealt.
+- Chapter 3: at the end of round 5 the app reveals the Boss if no Hero has entered its tile.
+- Chapter 4: the Loot piles are dealt by the app (the cards are named on the phones). A pile is
+  due each time a revealed campsite is emptied (each campsite pays once); the active Hero
+  equips the whole pile, and past the 3 slots each card replaces one the players name, which
+  is discarded. A burnt camp keeps the pile's first card: the piles were shuffled when dealt.
+  Once 3 campsites were empty at the same time the chapter is won: playing on for the 4th,
+  neither a correction nor a knock-down takes the victory back (undo does).
 - Chapter 5: at least one Boss must have been found and every Boss found defeated ("no bosses
-  remain in the forest"); the Corruption reserve holds the 10 markers not on a tile, so 10
-  corrupted tiles and an empty reserve are the same defeat.
+  remain in the forest"). Corruption markers on tiles and on empty spaces are counted apart:
+  the tiles set the effect band, both empty the reserve of 10 (empty = lost). The Boss tile's
+  Boss is revealed once: after its defeat an empty stack reveals nothing.
+- A chapter played as a single non-campaign game: every Hero as in classic mode (chapter 3 at
+  full HP, nothing carried), the Enraged Monsters card as chosen, chapter 4's 2 + 1 per Hero
+  Loot cards (unnamed: the phones know them by pile), chapter 5 at Corruption level 1.
 - The Forest Awakens after a won chapter; a lost chapter Enrages nothing.
 - Once every Monster type is Enraged, The Forest Awakens has nothing left to Enrage.
 """
@@ -80,6 +89,7 @@ COUNTER_LABELS = {
     "mushroom_c": "Mushrooms, colour C", "vials": "Empty vials", "potions": "Potions concocted",
     "campfire_monsters": "Monsters on the Campfire",
     "markers_carried": "Orb markers carried by Monsters", "markers_lost": "Orb markers lost",
+    "vortex_monsters": "Orb Thieves stopped on the Vortex",
     "campsites_found": "Campsites revealed", "campsites_empty": "Revealed campsites empty",
     "corrupted": "Corrupted Forest tiles",
     "corrupted_spaces": "Corruption markers on empty spaces", "totems": "Totems activated",
@@ -87,7 +97,7 @@ COUNTER_LABELS = {
 }
 CHAPTER_COUNTERS = {
     1: ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions", "campfire_monsters"),
-    2: ("markers_carried", "markers_lost"),
+    2: ("markers_carried", "markers_lost", "vortex_monsters"),
     3: (),
     4: ("campsites_found", "campsites_empty"),
     5: ("corrupted", "corrupted_spaces", "totems", "bosses_left"),
@@ -246,7 +256,8 @@ def quest_start(start: dict, hero_count: int) -> dict:
         return {"mushroom_a": 0, "mushroom_b": 0, "mushroom_c": 0, "vials": 0, "potions": 0,
                 "campfire_monsters": 0, "ambushed": False}
     if chapter == 2:
-        return {"markers_carried": 0, "markers_lost": 0, "orbs_needed": orbs_needed(hero_count)}
+        return {"markers_carried": 0, "markers_lost": 0, "orbs_needed": orbs_needed(hero_count),
+                "vortex_monsters": 0, "teleported": 0}
     if chapter == 3:
         return {"monsters_needed": monsters_needed(hero_count), "boss_defeated": False}
     if chapter == 4:
@@ -260,6 +271,9 @@ def quest_start(start: dict, hero_count: int) -> dict:
 
 def upgrade_quest(state: dict) -> None:
     """A chapter 5 table saved before the markers on empty spaces were counted apart."""
+    if state.get("chapter") == 2:
+        state["quest"].setdefault("vortex_monsters", 0)
+        state["quest"].setdefault("teleported", 0)
     if state.get("chapter") == 4:
         quest = state["quest"]
         quest.setdefault("piles_due", max(0, quest["campsites_empty"] - len(quest["recovered"])))
@@ -398,6 +412,8 @@ def _counter_high(state: dict, counter: str) -> int:
         return 20
     if counter == "markers_carried":
         return ORB_MARKERS - quest["markers_lost"]
+    if counter == "vortex_monsters":
+        return quest["markers_carried"]
     if counter == "markers_lost":
         return ORB_MARKERS - quest["markers_carried"]
     if counter == "campsites_found":
@@ -419,6 +435,9 @@ def _too_high(counter: str, high: int) -> str:
                 "this colour.")
     if counter == "vials":
         return f"There are {VIALS_TOTAL} Empty Vial markers: at most {high} still to hold."
+    if counter == "vortex_monsters":
+        return (f"Only Monsters carrying an Orb marker stop on the Vortex: {high} marker"
+                f"{'s are' if high != 1 else ' is'} carried.")
     if counter in ("markers_carried", "markers_lost"):
         return f"There are {ORB_MARKERS} Orb markers in all: at most {high} here."
     if counter == "campsites_found":
@@ -440,14 +459,10 @@ def _after_counter(state: dict, counter: str, was: int, value: int) -> None:
         _ambush(state)
     elif chapter == 1 and counter == "campfire_monsters":
         _check_chapter_1(state)
-    elif chapter == 2 and counter == "markers_lost":
-        held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
-        if value >= ORB_MARKERS:
-            game._finish(state, "lost", "All 4 Orb markers are lost.")
-        else:
-            state["events"].append(f"Orb markers: {held} held by the Heroes, "
-                                   f"{quest['markers_carried']} carried by Monsters, "
-                                   f"{value} lost ({ORB_MARKERS} lost is defeat).")
+    elif chapter == 2 and counter in ("markers_carried", "markers_lost"):
+        quest["vortex_monsters"] = min(quest["vortex_monsters"], quest["markers_carried"])
+        if counter == "markers_lost":
+            _check_markers_lost(state)
     elif chapter == 4 and counter in ("campsites_found", "campsites_empty"):
         quest["campsites_empty"] = min(quest["campsites_empty"], quest["campsites_found"])
         if counter == "campsites_empty" and value > was:
@@ -482,6 +497,32 @@ def _after_counter(state: dict, counter: str, was: int, value: int) -> None:
 
 def plural_pile(count: int) -> str:
     return "one Loot pile" if count == 1 else f"{count} Loot piles"
+
+
+def _check_markers_lost(state: dict) -> None:
+    quest = state["quest"]
+    held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
+    if quest["markers_lost"] >= ORB_MARKERS:
+        game._finish(state, "lost", "All 4 Orb markers are lost.")
+    else:
+        state["events"].append(f"Orb markers: {held} held by the Heroes, "
+                               f"{quest['markers_carried']} carried by Monsters, "
+                               f"{quest['markers_lost']} lost ({ORB_MARKERS} lost is defeat).")
+
+
+def thief_on_start(state: dict) -> None:
+    """Chapter 2: a Monster with an Orb marker began its move on the Start tile: one marker
+    is lost and discarded (a Monster carrying several loses each: tap once per marker)."""
+    _need_chapter(state, 2, "An Orb Thief on the Start tile")
+    quest = state["quest"]
+    if quest["markers_carried"] < 1:
+        raise Rejected("No Monster carries an Orb marker.")
+    quest["markers_carried"] -= 1
+    quest["markers_lost"] += 1
+    quest["vortex_monsters"] = min(quest["vortex_monsters"], quest["markers_carried"])
+    state["events"].append("A Monster with an Orb marker began its move on the Start tile: the "
+                           "Orb marker is lost and discarded.")
+    _check_markers_lost(state)
 
 
 def _check_reserve(state: dict) -> bool:
@@ -755,9 +796,29 @@ def after_round(state: dict, round_number: int) -> None:
     """End of a round in a chapter: what the chapter makes happen now."""
     chapter = state["chapter"]
     if chapter == 2:
+        quest = state["quest"]
+        if quest["markers_carried"]:
+            state["events"].append("Orb Thieves: a Monster with an Orb marker that begins its "
+                                   "move on the Start tile loses the marker, discarded: tap "
+                                   "'An Orb Thief on the Start tile' for each marker.")
+        if quest["teleported"]:
+            one = quest["teleported"] == 1
+            state["events"].append(f"{_monsters(quest['teleported'])} teleported to the Start "
+                                   f"tile last round {'begins its' if one else 'begin their'} "
+                                   "move there.")
+        quest["teleported"] = 0
+        if quest["vortex_monsters"]:
+            quest["teleported"] = quest["vortex_monsters"]
+            verb = "teleports" if quest["vortex_monsters"] == 1 else "teleport"
+            state["events"].append(f"{_monsters(quest['vortex_monsters'])} with an Orb marker "
+                                   f"stopped on the Vortex {verb} to the Start tile now.")
+            quest["vortex_monsters"] = 0
         state["events"].append("Orb Thieves and chasers move: Monsters with an Orb marker 2 tiles "
-                               "toward the Start tile, chasing Monsters 1 tile (2 once the Energy "
-                               "Well is revealed) toward the nearest Hero with an Orb marker.")
+                               "toward the Start tile (one that moves onto the Vortex tile stops "
+                               "there: count it on a phone, it teleports to the Start tile at "
+                               "the end of the next round), chasing Monsters 1 tile (2 once the "
+                               "Energy Well is revealed) toward the nearest Hero with an Orb "
+                               "marker.")
     elif chapter == 3:
         state["events"].append(f"End of round {round_number}: {spawn_text(round_number)}")
         if round_number == 5 and not state["boss"]["revealed"]:
@@ -778,6 +839,10 @@ def after_round(state: dict, round_number: int) -> None:
                                "space next to one where an open path exists. Count the "
                                "corrupted tiles and the markers on empty spaces apart on a "
                                "phone.")
+
+
+def _monsters(count: int) -> str:
+    return "The Monster" if count == 1 else f"The {count} Monsters"
 
 
 def _need_chapter(state: dict, chapter: int, doing: str) -> None:
@@ -804,6 +869,8 @@ def quest_view(state: dict) -> dict | None:
         view["orbs_needed"] = quest["orbs_needed"]
         view["markers_held"] = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
         view["hero_orbs"] = sum(h["orbs"] for h in state["heroes"])
+        view["vortex_monsters"] = quest["vortex_monsters"]
+        view["teleported"] = quest["teleported"]
     elif chapter == 3:
         view["monsters_needed"] = quest["monsters_needed"]
         view["monsters_counted"] = monsters_counted(state["monsters"])

@@ -150,7 +150,8 @@ _TURN_HERO = Param("hero", "choice", label="Whose turn ends", choices=HEROES)
 _TILE_HERO = Param("hero", "choice", label="Whose Forest Growth tile", choices=HEROES, optional=True)
 _ROUND = Param("round", "int", label="Round", min=1, max=999)
 CAMPAIGN_COUNTERS = ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions",
-                     "campfire_monsters", "markers_carried", "markers_lost", "campsites_found",
+                     "campfire_monsters", "markers_carried", "markers_lost", "vortex_monsters",
+                     "campsites_found",
                      "campsites_empty", "corrupted", "corrupted_spaces", "totems", "bosses_left")
 # Wide ranges on purpose: an out-of-range value is refused by the rules with the rulebook's words.
 _HP = Param("hp", "int", label="HP", min=-99, max=99)
@@ -232,6 +233,7 @@ ACTIONS: dict[str, ActionSpec] = {
                             label="The deserted campsite burns a pile"),
     "claim_victory": ActionSpec("claim_victory", (), label="End the chapter: victory"),
     "cover_space": ActionSpec("cover_space", (), label="A tile is placed on a corrupted space"),
+    "thief_on_start": ActionSpec("thief_on_start", (), label="An Orb Thief on the Start tile"),
 }
 
 # The result screen stays correctable for what it shows.
@@ -1107,6 +1109,11 @@ def _claim_victory(state: dict, params: dict, seat: int) -> None:
     campaign_rules.claim_victory(state)
 
 
+def _thief_on_start(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.thief_on_start(state)
+
+
 def _cover_space(state: dict, params: dict, seat: int) -> None:
     _need_campaign(state)
     campaign_rules.cover_space(state)
@@ -1141,6 +1148,7 @@ _HANDLERS = {
     "burn_pile": _burn_pile,
     "claim_victory": _claim_victory,
     "cover_space": _cover_space,
+    "thief_on_start": _thief_on_start,
 }
 
 
@@ -1319,6 +1327,8 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         return f"{who} saw a Monster on the Energy Well at the end of the round"
     if action == "claim_victory":
         return f"{who} ended the chapter with the equipment recovered"
+    if action == "thief_on_start":
+        return f"{who} logged an Orb marker lost on the Start tile"
     if action == "cover_space":
         return f"{who} logged a tile placed on a corrupted space"
     spec = ACTIONS.get(action)

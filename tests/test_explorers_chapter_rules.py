@@ -6,6 +6,8 @@ import random
 
 import pytest
 
+from companion import store
+from companion.db import get_db
 from companion.games import explorers_campaign as camp
 from companion.games import explorers_of_the_woodlands as ex
 from companion.games.base import Rejected
@@ -437,3 +439,50 @@ def test_api_chapter_2_orb_thief_on_the_start_tile(client):
     view = ok(client, code, "thief_on_start")
     chapter = view["chapter"]
     assert chapter["counters"]["markers_lost"]["value"] == 1 and chapter["vortex_monsters"] == 0
+
+
+# ----------------------------------------------------------------- 11. the Boss's chests
+
+
+def test_a_boss_defeated_in_campaign_mode_gives_its_chests_and_only_there():
+    """"Ignore any chest icons shown on the Boss tile and Boss cards unless you are playing
+    Campaign mode. The Boss protects these treasures and they are only available to Heroes who
+    defeat the Boss and will be taking them into the next game." """
+    state = act(chapter_table(4), "reveal_boss", boss="grimnor", track=12)
+    state = act(state, "defeat_boss", chests=2)
+    assert state["quest"]["boss_chests"] == 2
+    assert any("Draw 2 Loot cards for the Heroes who defeated it" in e for e in state["events"])
+    assert ex.view(state, 0)["chapter"]["boss_chests"] == 2
+    alone = act(standalone(4), "reveal_boss", boss="grimnor", track=12)
+    with pytest.raises(Rejected, match="unless you are playing Campaign mode"):
+        act(alone, "defeat_boss", chests=1)
+    assert act(alone, "defeat_boss")["boss"]["defeated"] is True
+
+
+def campaign_table(app, client, chapter):
+    made = client.post("/campaigns", data={"name": f"Chests {chapter}", "player0": "Ana",
+                                           "player1": "Ben", "hero_1": "xylia", "hero_2": "shavi"})
+    campaign_id = int(made.headers["Location"].rsplit("/", 1)[1])
+    with app.app_context():
+        conn = get_db()
+        row = store.get_campaign(conn, campaign_id)
+        store.save_campaign(conn, campaign_id, {**row.state, "chapter": chapter})
+    code = client.post(f"/campaigns/{campaign_id}/start").headers["Location"].split("/")[-1].split("?")[0]
+    take(client, code, 0)
+    take(client, code, 1)
+    return code
+
+
+def test_api_boss_chests_in_a_campaign_chapter_and_refused_alone(app, client):
+    code = campaign_table(app, client, 3)
+    ok(client, code, "reveal_boss", {"boss": "aethera", "track": 12})
+    assert 'name="chests"' in client.get(f"/t/{code}").get_data(as_text=True)
+    assert "a whole number" in refused(client, code, "defeat_boss", {"chests": "many"})
+    view = ok(client, code, "defeat_boss", {"chests": 1})
+    assert view["chapter"]["boss_chests"] == 1
+    assert any("Draw a Loot card for the Heroes who defeated it" in e for e in view["events"])
+    alone = api_table(client, 3)
+    ok(client, alone, "reveal_boss", {"boss": "aethera", "track": 12})
+    assert 'name="chests"' not in client.get(f"/t/{alone}").get_data(as_text=True)
+    assert "unless you are playing Campaign mode" in refused(client, alone, "defeat_boss",
+                                                             {"chests": 1})

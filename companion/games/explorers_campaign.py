@@ -742,10 +742,19 @@ def victory_text(state: dict, line: str) -> str:
     return line
 
 
-def boss_defeated(state: dict) -> None:
-    """A Boss defeated in a chapter: the chapter's goal decides, never the Boss alone."""
+def boss_defeated(state: dict, chests: int = 0) -> None:
+    """A Boss defeated in a chapter: the chapter's goal decides, never the Boss alone.
+
+    In Campaign mode the chests on the Boss tile and card go to the Heroes who defeated it.
+    """
     chapter = state["chapter"]
     boss = state["boss"]
+    if chests:
+        state["quest"]["boss_chests"] = state["quest"].get("boss_chests", 0) + chests
+        cards = "a Loot card" if chests == 1 else f"{chests} Loot cards"
+        state["events"].append(f"The Boss's treasure: {chests} chest{'s' if chests != 1 else ''}. "
+                               f"Draw {cards} for the Heroes who defeated it (add them to their "
+                               "Loot on the phones): they take them into the next chapter.")
     if chapter == 3:
         state["quest"]["boss_defeated"] = True
         state["events"].append(f"{boss['name'] or 'The Boss'} is defeated: 1 Boss of 1.")
@@ -860,6 +869,7 @@ def quest_view(state: dict) -> dict | None:
     for counter in CHAPTER_COUNTERS[chapter]:
         view["counters"][counter] = {"value": quest[counter], "label": COUNTER_LABELS[counter],
                                      "high": max(quest[counter], _counter_high(state, counter))}
+    view["boss_chests"] = quest.get("boss_chests", 0)
     if chapter == 1:
         view["potions"] = quest["potions"]
         view["ambushed"] = quest["ambushed"]

@@ -203,7 +203,10 @@ ACTIONS: dict[str, ActionSpec] = {
     "set_threat": ActionSpec("set_threat", (Param("threat", "int", label="Threat", min=1,
                                                   max=TRACK_MAX),),
                              label="Correct the threat"),
-    "defeat_boss": ActionSpec("defeat_boss", (), label="The Boss is defeated"),
+    "defeat_boss": ActionSpec("defeat_boss", (Param("chests", "int", label="Chest icons on the "
+                                                    "Boss tile and card", min=0, max=9,
+                                                    default=0),),
+                              label="The Boss is defeated"),
     "set_stack": ActionSpec("set_stack", (Param("stack", "int", label="Tiles in the stack", min=0,
                                                 max=STACK_TILES + 1),),
                             label="Correct the Forest stack"),
@@ -1044,9 +1047,12 @@ def _defeat_boss(state: dict, params: dict, seat: int) -> None:
     boss = state["boss"]
     if not boss["revealed"]:
         raise Rejected("The Boss is not revealed yet: find its tile first.")
+    if params["chests"] and state.get("campaign") is None:
+        raise Rejected("Ignore the chest icons on the Boss tile and Boss cards unless you are "
+                       "playing Campaign mode.")
     boss["defeated"] = True
     if state.get("chapter"):
-        campaign_rules.boss_defeated(state)
+        campaign_rules.boss_defeated(state, params["chests"])
         return
     _finish(state, "won", f"{boss['name'] or 'The Boss'} is defeated: the Woodlands are saved!")
 

@@ -486,3 +486,46 @@ def test_api_boss_chests_in_a_campaign_chapter_and_refused_alone(app, client):
     assert 'name="chests"' not in client.get(f"/t/{alone}").get_data(as_text=True)
     assert "unless you are playing Campaign mode" in refused(client, alone, "defeat_boss",
                                                              {"chests": 1})
+
+
+# ----------------------------------------------------------------- 13. Quest markers in a slot
+
+
+def test_quest_markers_take_one_equipment_slot_however_many():
+    """"If a Hero performs a Search action, turn over a Quest marker on their tile, take it, and
+    put it face up on one of their 3 equipment slots. If necessary, discard a Loot card to free
+    up a slot and take the marker. There is no limit on the number or type of Quest markers
+    that a Hero can put in this equipment slot." """
+    state = chapter_table(1)
+    for card in ("Boots", "Mace", "Bow"):
+        state = act(state, "add_loot", hero="xylia", name=card)
+    with pytest.raises(Rejected, match="discard one to free up a slot for the Quest markers"):
+        act(state, "quest_slot", hero="xylia", on=True)
+    state = act(state, "remove_loot", hero="xylia", index=2)
+    state = act(state, "quest_slot", hero="xylia", on=True)
+    assert ex.view(state, 0)["heroes"][0]["loot_slots"] == 2
+    with pytest.raises(Rejected, match="Quest markers take one of the 3, 2 hold Loot cards"):
+        act(state, "add_loot", hero="xylia", name="Helmet")
+    with pytest.raises(Rejected, match="Quest markers take one of the 3"):
+        act(act(state, "add_loot", hero="klethor", name="Helmet"), "give_loot", hero="klethor",
+            index=0, to="xylia")
+    with pytest.raises(Rejected, match="already has a slot of Quest markers"):
+        act(state, "quest_slot", hero="xylia", on=True)
+    state = act(state, "quest_slot", hero="xylia", on=False)
+    assert act(state, "add_loot", hero="xylia", name="Helmet")["heroes"][0]["loot"][-1] == "Helmet"
+    classic = ex.setup(["Ana", "Ben"], ex.prepare_options({"first_player": "0"}, ["Ana", "Ben"],
+                                                          random.Random(1)))
+    with pytest.raises(Rejected, match="belongs to a campaign chapter"):
+        act(classic, "quest_slot", hero="xylia", on=True)
+
+
+def test_api_quest_marker_slot(client):
+    code = api_table(client, 1)
+    view = ok(client, code, "quest_slot", {"hero": "klethor", "on": True})
+    assert view["heroes"][1]["quest_slot"] is True and view["heroes"][1]["loot_slots"] == 2
+    assert "Quest markers in one slot" in client.get(f"/t/{code}").get_data(as_text=True)
+    ok(client, code, "add_loot", {"hero": "klethor", "name": "Boots"})
+    ok(client, code, "add_loot", {"hero": "klethor", "name": "Mace"})
+    assert "Quest markers take one of the 3" in refused(client, code, "add_loot",
+                                                        {"hero": "klethor", "name": "Bow"})
+    assert "yes or no" in refused(client, code, "quest_slot", {"hero": "klethor", "on": "maybe"})

@@ -676,11 +676,11 @@ def take_pile(state: dict, hero_id: str, pile: int, discard: str = "") -> None:
                        "Monsters: set Revealed campsites empty first.")
     game._require_active(state, hero, "Recovering a Loot pile")
     cards = hero["loot"] + quest["piles"][pile]
-    over = len(cards) - game.LOOT_SLOTS
+    over = len(cards) - game.loot_slots(hero)
     chosen = _discards(discard, len(cards))
     if over > 0 and len(chosen) != over:
         listed = ", ".join(f"{i} {card}" for i, card in enumerate(cards, 1))
-        raise Rejected(f"{name} holds {game.LOOT_SLOTS} Loot cards at most: choose "
+        raise Rejected(f"{name} holds {game.loot_slots(hero)} Loot cards at most: choose "
                        f"{over} to discard among {listed}.")
     if over <= 0 and chosen:
         raise Rejected(f"Every card fits in {name}'s slots: nothing to discard.")

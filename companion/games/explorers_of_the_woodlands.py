@@ -190,6 +190,8 @@ ACTIONS: dict[str, ActionSpec] = {
                                           Param("to", "choice", label="To Hero", choices=HEROES)),
                             label="Give a Loot card"),
     "first_aid": ActionSpec("first_aid", (_HERO,), label="First Aid"),
+    "quest_slot": ActionSpec("quest_slot", (_HERO, Param("on", "bool", label="On", default=False)),
+                             label="Quest markers in an equipment slot"),
     "reveal_boss": ActionSpec(
         "reveal_boss", (Param("boss", "choice", label="Boss", choices=BOSSES),
                         Param("name", "text", label="Boss name", optional=True, default="",
@@ -322,6 +324,19 @@ def power_cost(powers: int, both: bool) -> int:
             raise ValueError("only the second Power is left")
         return FIRST_POWER_COST + SECOND_POWER_COST
     return FIRST_POWER_COST if powers == 0 else SECOND_POWER_COST
+
+
+def loot_slots(hero: dict) -> int:
+    """Loot slots left for cards: Quest markers, however many, take one of the 3 slots."""
+    return LOOT_SLOTS - (1 if hero.get("quest_slot") else 0)
+
+
+def _slots_full(hero: dict) -> str:
+    name = hero_label(hero["id"])
+    if hero.get("quest_slot"):
+        return (f"{name}'s Loot slots are full: Quest markers take one of the {LOOT_SLOTS}, "
+                f"{loot_slots(hero)} hold Loot cards.")
+    return f"{name}'s {LOOT_SLOTS} Loot slots are full."
 
 
 def first_aid_cost(state: dict) -> int:
@@ -949,9 +964,8 @@ def _add_loot(state: dict, params: dict, seat: int) -> None:
     name = params["name"]
     if not name:
         raise Rejected("Type the Loot card's name.")
-    if len(hero["loot"]) >= LOOT_SLOTS:
-        raise Rejected(f"{hero_label(hero['id'])}'s {LOOT_SLOTS} Loot slots are full: discard one "
-                       "first (a fourth card replaces one of them).")
+    if len(hero["loot"]) >= loot_slots(hero):
+        raise Rejected(f"{_slots_full(hero)} Discard one first (a new card replaces one of them).")
     hero["loot"].append(name)
 
 
@@ -975,10 +989,28 @@ def _give_loot(state: dict, params: dict, seat: int) -> None:
     taker = _hero(state, params["to"])
     if taker is giver:
         raise Rejected(f"{hero_label(giver['id'])} already holds {card}.")
-    if len(taker["loot"]) >= LOOT_SLOTS:
-        raise Rejected(f"{hero_label(taker['id'])}'s {LOOT_SLOTS} Loot slots are full.")
+    if len(taker["loot"]) >= loot_slots(taker):
+        raise Rejected(_slots_full(taker))
     del giver["loot"][params["index"]]
     taker["loot"].append(card)
+
+
+def _quest_slot(state: dict, params: dict, seat: int) -> None:
+    """Search: a Quest marker goes face up on one of the Hero's 3 equipment slots."""
+    _need_campaign(state)
+    hero = _hero(state, params["hero"])
+    name = hero_label(hero["id"])
+    on = params["on"]
+    if on == bool(hero.get("quest_slot")):
+        raise Rejected(f"{name} already has a slot of Quest markers." if on
+                       else f"{name} holds no Quest markers.")
+    if on and len(hero["loot"]) >= LOOT_SLOTS:
+        raise Rejected(f"{name}'s {LOOT_SLOTS} slots hold Loot cards: discard one to free up a "
+                       "slot for the Quest markers, or leave the marker on its tile.")
+    hero["quest_slot"] = on
+    state["events"].append(f"{name}'s Quest markers take one equipment slot: "
+                           f"{loot_slots(hero)} left for Loot cards." if on else
+                           f"{name} holds no more Quest markers: the slot is free again.")
 
 
 def _first_aid(state: dict, params: dict, seat: int) -> None:
@@ -1140,6 +1172,7 @@ _HANDLERS = {
     "remove_loot": _remove_loot,
     "give_loot": _give_loot,
     "first_aid": _first_aid,
+    "quest_slot": _quest_slot,
     "reveal_boss": _reveal_boss,
     "threat_up": _threat_action,
     "set_threat": _set_threat,
@@ -1192,6 +1225,8 @@ def view(state: dict, seat: int | None) -> dict:
             "both_powers_cost": power_cost(0, True) if hero["powers"] == 0 else None,
             "concentration": hero["concentration"],
             "loot": list(hero["loot"]),
+            "quest_slot": bool(hero.get("quest_slot")),
+            "loot_slots": loot_slots(hero),
             "active": active is hero,
             "placing": placer is hero,
             "played": state["phase"] == PHASE_ADVENTURE and index < state["turn"],
@@ -1300,6 +1335,9 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         return f"{who} passed a Loot card from {hero} to {hero_label(params.get('to'))}"
     if action == "first_aid":
         return f"{who} stood {hero} up with First Aid"
+    if action == "quest_slot":
+        return (f"{who} put {hero}'s Quest markers in an equipment slot" if params.get("on")
+                else f"{who} freed {hero}'s Quest marker slot")
     if action == "reveal_boss":
         key = params.get("boss")
         name = (params.get("name") if key == "other" and params.get("name")

@@ -529,3 +529,56 @@ def test_api_quest_marker_slot(client):
     assert "Quest markers take one of the 3" in refused(client, code, "add_loot",
                                                         {"hero": "klethor", "name": "Bow"})
     assert "yes or no" in refused(client, code, "quest_slot", {"hero": "klethor", "on": "maybe"})
+
+
+# ----------------------------------------------------------------- 12. several Bosses at once
+
+
+def test_chapter_5_several_bosses_each_have_their_own_threat_track():
+    """"Victory: This chapter ends in a victory as soon as the following two conditions are met
+    simultaneously: the 4 Power dice are placed on their respective totems, and no bosses remain
+    in the forest. There may be more than one in this level, and they must all be defeated."
+    "After each player's turn while the Boss is still alive, move the cube on the Boss's threat
+    track one space to the right." """
+    state = chapter_table(5)
+    state = act(state, "reveal_boss", boss="fungor", track=20)
+    state = act(state, "reveal_boss", boss="sylva", track=4, cause="corruption")
+    assert state["quest"]["bosses_left"] == 2
+    more = ex.view(state, 0)["more_bosses"]
+    assert [(b["which"], b["name"], b["threat"]) for b in more] == [(1, ex.BOSS_LABELS["sylva"], 1)]
+    while state["phase"] == ex.PHASE_GROWTH:
+        state = act(state, "place_tile", kind="growth")
+    state = act(state, "end_turn")  # both tracks rise
+    assert state["boss"]["threat"] == 2 and state["quest"]["more_bosses"][0]["threat"] == 2
+    state = act(state, "threat_up", which=1)  # a Combat skill of the second Boss only
+    assert state["boss"]["threat"] == 2 and state["quest"]["more_bosses"][0]["threat"] == 3
+    with pytest.raises(Rejected, match="no Boss number 3"):
+        act(state, "threat_up", which=2)
+    lost = act(state, "set_threat", threat=4, which=1)
+    assert lost["result"]["outcome"] == "lost" and "Sylva" in lost["result"]["reason"]
+    for n in range(1, 5):
+        state = act(state, "quest", counter="totems", value=n)
+    state = act(state, "defeat_boss")  # the first: the second takes the Boss panel
+    assert state["boss"]["name"] == ex.BOSS_LABELS["sylva"] and state["boss"]["threat"] == 3
+    assert state["quest"]["more_bosses"] == [] and state["phase"] != ex.PHASE_OVER
+    won = act(state, "defeat_boss")
+    assert won["result"]["outcome"] == "won"
+    # Out of chapter 5 a second Boss is refused as before.
+    three = act(chapter_table(3), "reveal_boss", boss="fungor", track=20)
+    with pytest.raises(Rejected, match="already revealed"):
+        act(three, "reveal_boss", boss="sylva", track=9)
+
+
+def test_api_chapter_5_a_second_boss_defeated_by_number(client):
+    code = api_table(client, 5)
+    ok(client, code, "reveal_boss", {"boss": "fungor", "track": 20})
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Reveal another Boss" in page
+    view = ok(client, code, "reveal_boss", {"boss": "grimnor", "track": 15, "cause": "corruption"})
+    assert view["more_bosses"][0]["which"] == 1 and view["chapter"]["counters"]["bosses_left"]["value"] == 2
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Threat plus one for Grimnor, Guardian of Bones" in page
+    assert "no Boss number 3" in refused(client, code, "defeat_boss", {"which": 2})
+    view = ok(client, code, "defeat_boss", {"which": 1})
+    assert view["more_bosses"] == [] and view["boss"]["name"] == ex.BOSS_LABELS["fungor"]
+    assert view["chapter"]["counters"]["bosses_left"]["value"] == 1

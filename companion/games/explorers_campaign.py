@@ -742,7 +742,7 @@ def victory_text(state: dict, line: str) -> str:
     return line
 
 
-def boss_defeated(state: dict, chests: int = 0) -> None:
+def boss_defeated(state: dict, chests: int = 0, which: int = 0) -> None:
     """A Boss defeated in a chapter: the chapter's goal decides, never the Boss alone.
 
     In Campaign mode the chests on the Boss tile and card go to the Heroes who defeated it.
@@ -755,6 +755,8 @@ def boss_defeated(state: dict, chests: int = 0) -> None:
         state["events"].append(f"The Boss's treasure: {chests} chest{'s' if chests != 1 else ''}. "
                                f"Draw {cards} for the Heroes who defeated it (add them to their "
                                "Loot on the phones): they take them into the next chapter.")
+    if chapter in (3, 4):
+        boss["defeated"] = True
     if chapter == 3:
         state["quest"]["boss_defeated"] = True
         state["events"].append(f"{boss['name'] or 'The Boss'} is defeated: 1 Boss of 1.")
@@ -763,23 +765,47 @@ def boss_defeated(state: dict, chests: int = 0) -> None:
         state["events"].append(f"{boss['name'] or 'The Boss'} is defeated.")
     else:
         quest = state["quest"]
+        more = quest.setdefault("more_bosses", [])
+        beaten = more.pop(which - 1) if which else boss
         quest["bosses_defeated"] += 1
-        quest["bosses_left"] = max(0, quest["bosses_left"] - 1)
-        state["events"].append(f"{boss['name'] or 'The Boss'} is defeated: you may purify one "
+        quest["bosses_left"] = max(len(more) + (1 if which else 0),
+                                   quest["bosses_left"] - 1)
+        state["events"].append(f"{beaten['name'] or 'The Boss'} is defeated: you may purify one "
                                "Corruption marker (tap Corrupted −1). "
                                f"Bosses left in the forest: {quest['bosses_left']}.")
-        # Another Boss may come: its track starts afresh.
-        state["boss"] = {"revealed": False, "key": None, "name": None, "track": None,
-                         "threat": 0, "defeated": False}
+        if which == 0 and more:
+            # The next Boss still in the forest takes the Boss panel, its track as it stands.
+            state["boss"] = {"revealed": True, "defeated": False, **more.pop(0)}
+        elif which == 0:
+            # Another Boss may come: its track starts afresh.
+            state["boss"] = {"revealed": False, "key": None, "name": None, "track": None,
+                             "threat": 0, "defeated": False}
         _check_chapter_5(state)
+
+
+def another_boss(state: dict, key: str, name: str, track: int, cause: str) -> None:
+    """Chapter 5: a Boss revealed while another lives gets its own threat track."""
+    quest = state["quest"]
+    more = quest.setdefault("more_bosses", [])
+    if len(more) >= 8:
+        raise Rejected("Nine Bosses at once is more than the box holds.")
+    more.append({"key": key, "name": name, "track": track, "threat": 1,
+                 "revealed_by": game.REVEALED_BY[cause]})
+    state["events"].append(game.REVEAL_TEXTS[cause].replace("the Boss", "another Boss", 1))
+    state["events"].append(f"Another Boss in the forest: {name}, threat 1 of {track}. Each "
+                           "Boss's threat rises after every turn and every round.")
+    if state["enraged_bosses"] and key in game.ENRAGED_BOSS_ALWAYS:
+        state["events"].append(game.ENRAGED_BOSS_ALWAYS[key])
+    quest["bosses_left"] = max(quest["bosses_left"], 1 + len(more))
 
 
 def boss_found(state: dict) -> None:
     """Chapter 5: a Boss revealed is a Boss in the forest, at least until it is defeated."""
     quest = state["quest"]
-    if quest["bosses_left"] < 1:
-        quest["bosses_left"] = 1
-        state["events"].append("A Boss is in the forest: 1 to defeat.")
+    live = 1 + len(quest.get("more_bosses", []))
+    if quest["bosses_left"] < live:
+        quest["bosses_left"] = live
+        state["events"].append(f"Bosses in the forest: {live} to defeat.")
 
 
 def check_chapter_3(state: dict) -> None:

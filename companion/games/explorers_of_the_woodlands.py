@@ -149,6 +149,8 @@ _HERO = Param("hero", "choice", label="Hero", choices=HEROES)
 _TURN_HERO = Param("hero", "choice", label="Whose turn ends", choices=HEROES)
 _TILE_HERO = Param("hero", "choice", label="Whose Forest Growth tile", choices=HEROES, optional=True)
 _ROUND = Param("round", "int", label="Round", min=1, max=999)
+# Chapter 5 may hold several Bosses at once: 0 is the Boss panel's own, 1 on the others.
+_WHICH_BOSS = Param("which", "int", label="Which Boss", min=0, max=9, default=0)
 CAMPAIGN_COUNTERS = ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions",
                      "campfire_monsters", "markers_carried", "markers_lost", "vortex_monsters",
                      "campsites_found",
@@ -201,13 +203,13 @@ ACTIONS: dict[str, ActionSpec] = {
                         Param("cause", "choice", label="What revealed it", choices=REVEAL_CAUSES,
                               default="tile")),
         label="Reveal the Boss"),
-    "threat_up": ActionSpec("threat_up", (), label="Threat +1"),
+    "threat_up": ActionSpec("threat_up", (_WHICH_BOSS,), label="Threat +1"),
     "set_threat": ActionSpec("set_threat", (Param("threat", "int", label="Threat", min=1,
-                                                  max=TRACK_MAX),),
+                                                  max=TRACK_MAX), _WHICH_BOSS),
                              label="Correct the threat"),
     "defeat_boss": ActionSpec("defeat_boss", (Param("chests", "int", label="Chest icons on the "
                                                     "Boss tile and card", min=0, max=9,
-                                                    default=0),),
+                                                    default=0), _WHICH_BOSS),
                               label="The Boss is defeated"),
     "set_stack": ActionSpec("set_stack", (Param("stack", "int", label="Tiles in the stack", min=0,
                                                 max=STACK_TILES + 1),),
@@ -783,27 +785,54 @@ def _set_hp(state: dict, hero: dict, hp: int, why: str) -> None:
         _finish(state, "lost", "Every Hero is knocked down at the same time.")
 
 
-def _threat_up(state: dict, why: str) -> None:
-    """Move the Boss's cube one space on, while the Boss lives; its last space loses the game."""
+def live_bosses(state: dict) -> list[tuple[int, dict]]:
+    """The Bosses whose threat rises, by number: 0 the Boss panel's own, then (chapter 5 only)
+    the other Bosses revealed while it lives."""
     boss = state["boss"]
-    if not boss["revealed"] or boss["defeated"] or state["phase"] == PHASE_OVER:
-        return
-    boss["threat"] += 1
-    track = boss["track"]
-    of = f" of {track}" if track else ""
-    state["events"].append(f"Threat +1: {why} (now {boss['threat']}{of}).")
-    reminder = ENRAGED_BOSS_AT.get((boss["key"], boss["threat"])) if state["enraged_bosses"] else None
-    if reminder:
-        state["events"].append(reminder)
-    _check_track(state)
+    if not boss["revealed"] or boss["defeated"]:
+        return []
+    more = state["quest"].get("more_bosses", []) if state.get("chapter") == 5 else []
+    return [(0, boss)] + list(enumerate(more, 1))
 
 
-def _check_track(state: dict) -> None:
-    boss = state["boss"]
+def _threat_up(state: dict, why: str, which: int | None = None) -> None:
+    """Move each living Boss's cube one space on (or Boss `which`'s only, for a Combat skill);
+    a track's last space loses the game."""
+    bosses = live_bosses(state)
+    for index, boss in bosses:
+        if state["phase"] == PHASE_OVER:
+            return
+        if which is not None and index != which:
+            continue
+        boss["threat"] += 1
+        track = boss["track"]
+        of = f" of {track}" if track else ""
+        whose = f" for {boss['name']}" if len(bosses) > 1 else ""
+        state["events"].append(f"Threat +1{whose}: {why} (now {boss['threat']}{of}).")
+        reminder = (ENRAGED_BOSS_AT.get((boss["key"], boss["threat"]))
+                    if state["enraged_bosses"] else None)
+        if reminder:
+            state["events"].append(reminder)
+        _check_track(state, boss)
+
+
+def _check_track(state: dict, boss: dict | None = None) -> None:
+    boss = boss or state["boss"]
     if boss["track"] and boss["threat"] >= boss["track"]:
         boss["threat"] = boss["track"]
-        _finish(state, "lost", f"The Boss's threat reached the last space of its track "
+        whose = "The Boss's" if boss is state["boss"] else f"{boss['name']}'s"
+        _finish(state, "lost", f"{whose} threat reached the last space of its track "
                                f"({boss['track']}).")
+
+
+def _which_boss(state: dict, which: int) -> dict:
+    """Boss number `which` among the living (0: the Boss panel's own), or a clear refusal."""
+    for index, boss in live_bosses(state):
+        if index == which:
+            return boss
+    if which == 0:
+        raise Rejected("The Boss is not revealed yet: there is no threat track.")
+    raise Rejected(f"There is no Boss number {which + 1} in the forest.")
 
 
 def _finish(state: dict, outcome: str, reason: str) -> None:
@@ -1039,12 +1068,16 @@ def _reveal_boss(state: dict, params: dict, seat: int) -> None:
     boss = state["boss"]
     if not campaign_rules.has_boss_tile(state.get("chapter")):
         raise Rejected(f"There is no Boss in chapter {state['chapter']}.")
-    if boss["key"]:
-        raise Rejected(f"The Boss is already revealed: {boss['name']}.")
     key = params["boss"]
     name = params["name"] if key == "other" and params["name"] else BOSS_LABELS[key]
     if params["cause"] == "corruption" and state.get("chapter") != 5:
         raise Rejected("Only in chapter 5 does the corruption reveal a Boss.")
+    if boss["key"] and state.get("chapter") == 5 and not boss["defeated"]:
+        # "There may be more than one in this level": each gets its own track.
+        campaign_rules.another_boss(state, key, name, params["track"], params["cause"])
+        return
+    if boss["key"]:
+        raise Rejected(f"The Boss is already revealed: {boss['name']}.")
     if not boss["revealed"]:
         _reveal_boss_now(state, REVEAL_TEXTS[params["cause"]], REVEALED_BY[params["cause"]])
     boss["key"], boss["name"], boss["track"] = key, name, params["track"]
@@ -1057,35 +1090,39 @@ def _reveal_boss(state: dict, params: dict, seat: int) -> None:
 
 
 def _threat_action(state: dict, params: dict, seat: int) -> None:
-    boss = state["boss"]
-    if not boss["revealed"]:
-        raise Rejected("The Boss is not revealed yet: there is no threat track.")
-    _threat_up(state, "a Boss Combat skill")
+    _which_boss(state, params["which"])
+    _threat_up(state, "a Boss Combat skill", params["which"])
 
 
 def _set_threat(state: dict, params: dict, seat: int) -> None:
-    boss = state["boss"]
-    if not boss["revealed"]:
+    if params["which"]:
+        boss = _which_boss(state, params["which"])
+    elif state["boss"]["revealed"]:
+        boss = state["boss"]
+    else:
         raise Rejected("The Boss is not revealed yet: there is no threat track.")
     threat = params["threat"]
     if boss["track"] and threat > boss["track"]:
         raise Rejected(f"The track has {boss['track']} spaces.")
     boss["threat"] = threat
-    state["events"].append(f"Threat set to {threat}.")
-    _check_track(state)
+    state["events"].append(f"Threat set to {threat}" + (f" for {boss['name']}." if params["which"]
+                                                         else "."))
+    _check_track(state, boss)
 
 
 def _defeat_boss(state: dict, params: dict, seat: int) -> None:
     boss = state["boss"]
     if not boss["revealed"]:
         raise Rejected("The Boss is not revealed yet: find its tile first.")
+    if params["which"]:
+        _which_boss(state, params["which"])
     if params["chests"] and state.get("campaign") is None:
         raise Rejected("Ignore the chest icons on the Boss tile and Boss cards unless you are "
                        "playing Campaign mode.")
-    boss["defeated"] = True
     if state.get("chapter"):
-        campaign_rules.boss_defeated(state, params["chests"])
+        campaign_rules.boss_defeated(state, params["chests"], params["which"])
         return
+    boss["defeated"] = True
     _finish(state, "won", f"{boss['name'] or 'The Boss'} is defeated: the Woodlands are saved!")
 
 
@@ -1268,6 +1305,8 @@ def view(state: dict, seat: int | None) -> dict:
         "placed": dict(state["placed"]),
         "boss_in_last_three": 0 < state["stack"] <= 3 and boss_tile_waiting(state),
         "boss_hidden_text": boss_hidden_text(state),
+        "more_bosses": [{"which": index, **dict(other)} for index, other in live_bosses(state)
+                        if index > 0],
         "reveal_causes": list(REVEAL_CAUSES) if state.get("chapter") == 5 else ["tile"],
         "boss": boss,
         "boss_choices": [{"key": key, "label": BOSS_LABELS[key]} for key in BOSSES],

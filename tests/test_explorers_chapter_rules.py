@@ -6,8 +6,6 @@ import random
 
 import pytest
 
-from companion import store
-from companion.db import get_db
 from companion.games import explorers_campaign as camp
 from companion.games import explorers_of_the_woodlands as ex
 from companion.games.base import Rejected
@@ -15,6 +13,7 @@ from companion.games.base import Rejected
 from .helpers import act as api_act
 from .helpers import take
 from .test_explorers_campaign_rules import act, chapter_table, play_round
+from .test_explorers_web import campaign_at_chapter, start_chapter
 
 GAME = "explorers-of-the-woodlands"
 
@@ -460,14 +459,7 @@ def test_a_boss_defeated_in_campaign_mode_gives_its_chests_and_only_there():
 
 
 def campaign_table(app, client, chapter):
-    made = client.post("/campaigns", data={"name": f"Chests {chapter}", "player0": "Ana",
-                                           "player1": "Ben", "hero_1": "xylia", "hero_2": "shavi"})
-    campaign_id = int(made.headers["Location"].rsplit("/", 1)[1])
-    with app.app_context():
-        conn = get_db()
-        row = store.get_campaign(conn, campaign_id)
-        store.save_campaign(conn, campaign_id, {**row.state, "chapter": chapter})
-    code = client.post(f"/campaigns/{campaign_id}/start").headers["Location"].split("/")[-1].split("?")[0]
+    code = start_chapter(client, campaign_at_chapter(app, client, chapter))
     take(client, code, 0)
     take(client, code, 1)
     return code
@@ -582,3 +574,13 @@ def test_api_chapter_5_a_second_boss_defeated_by_number(client):
     view = ok(client, code, "defeat_boss", {"which": 1})
     assert view["more_bosses"] == [] and view["boss"]["name"] == ex.BOSS_LABELS["fungor"]
     assert view["chapter"]["counters"]["bosses_left"]["value"] == 1
+
+
+@pytest.mark.parametrize("chapter", [2, 4, 5])
+def test_a_chapter_table_saved_before_the_new_counters_still_shows_and_plays(chapter):
+    state = chapter_table(chapter)
+    for key in camp.ADDED_KEYS[chapter]:
+        del state["quest"][key]
+    view = ex.view(state, 0)
+    assert view["chapter"]["number"] == chapter
+    assert "quest" in act(state, "set_orbs", hero="xylia", orbs=3)

@@ -269,8 +269,18 @@ def quest_start(start: dict, hero_count: int) -> dict:
             "corruption_level": start.get("corruption_level", 1)}
 
 
+# The chapter counters added since the first chapter tables were saved.
+ADDED_KEYS = {2: ("vortex_monsters", "teleported"), 4: ("piles_due", "dealt"),
+              5: ("corrupted_spaces", "boss_tile_revealed")}
+
+
+def needs_upgrade(state: dict) -> bool:
+    keys = ADDED_KEYS.get(state.get("chapter"), ())
+    return any(key not in state["quest"] for key in keys)
+
+
 def upgrade_quest(state: dict) -> None:
-    """A chapter 5 table saved before the markers on empty spaces were counted apart."""
+    """Fill in the counters a chapter table saved by an earlier version lacks."""
     if state.get("chapter") == 2:
         state["quest"].setdefault("vortex_monsters", 0)
         state["quest"].setdefault("teleported", 0)
@@ -514,15 +524,23 @@ def thief_on_start(state: dict) -> None:
     """Chapter 2: a Monster with an Orb marker began its move on the Start tile: one marker
     is lost and discarded (a Monster carrying several loses each: tap once per marker)."""
     _need_chapter(state, 2, "An Orb Thief on the Start tile")
+    _move_marker(state, "markers_carried", "markers_lost", "No Monster carries an Orb marker.",
+                 "A Monster with an Orb marker began its move on the Start tile: the Orb marker "
+                 "is lost and discarded.")
     quest = state["quest"]
-    if quest["markers_carried"] < 1:
-        raise Rejected("No Monster carries an Orb marker.")
-    quest["markers_carried"] -= 1
-    quest["markers_lost"] += 1
     quest["vortex_monsters"] = min(quest["vortex_monsters"], quest["markers_carried"])
-    state["events"].append("A Monster with an Orb marker began its move on the Start tile: the "
-                           "Orb marker is lost and discarded.")
     _check_markers_lost(state)
+
+
+def _move_marker(state: dict, source: str, target: str, none_left: str, line: str) -> None:
+    """One marker moves from one counter to another in a single tap, so that no count in
+    between can end the chapter by mistake."""
+    quest = state["quest"]
+    if quest[source] < 1:
+        raise Rejected(none_left)
+    quest[source] -= 1
+    quest[target] += 1
+    state["events"].append(line)
 
 
 def _check_reserve(state: dict) -> bool:
@@ -544,13 +562,9 @@ def _check_reserve(state: dict) -> bool:
 def cover_space(state: dict) -> None:
     """Chapter 5: a tile placed on a corrupted empty space takes that space's marker."""
     _need_chapter(state, 5, "A tile on a corrupted space")
-    quest = state["quest"]
-    if quest["corrupted_spaces"] < 1:
-        raise Rejected("No Corruption marker is on an empty space.")
-    quest["corrupted_spaces"] -= 1
-    quest["corrupted"] += 1
-    state["events"].append("A tile is placed on a corrupted space: it gains the Corruption "
-                           "marker there.")
+    _move_marker(state, "corrupted_spaces", "corrupted",
+                 "No Corruption marker is on an empty space.",
+                 "A tile is placed on a corrupted space: it gains the Corruption marker there.")
     _check_reserve(state)
 
 

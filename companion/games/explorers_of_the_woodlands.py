@@ -1233,7 +1233,7 @@ _HANDLERS = {
 
 def view(state: dict, seat: int | None) -> dict:
     """Return what `seat` may see: the whole game is public."""
-    if state.get("chapter") == 5 and "corrupted_spaces" not in state["quest"]:
+    if state.get("chapter") and campaign_rules.needs_upgrade(state):
         state = json.loads(json.dumps(state))
         campaign_rules.upgrade_quest(state)
     players = state["players"]

@@ -28,7 +28,12 @@ Rulings where the rulebook leaves a gap:
   campaign fills one type at a time).
 - Campaign Mode: a table created with `campaign_start` plays one chapter of a campaign
   (`state["chapter"]`, its counters in `state["quest"]`); the chapter rules live in
-  explorers_campaign.py. No chapter is won by a Boss alone: each has its own goal.
+  explorers_campaign.py. No chapter is won by a Boss alone: each has its own goal. The
+  `chapter` option plays one chapter as a single non-campaign game (`state["campaign"]` None).
+- Chapter 5 may hold several Bosses at once: `state["boss"]` is the first still alive, the
+  others wait in `quest["more_bosses"]`; every living Boss's threat rises after each turn and
+  round, and actions name a Boss by number (`which`, 0 for the first).
+- Quest markers (campaign Search) take one of a Hero's 3 equipment slots, however many.
 """
 
 from __future__ import annotations

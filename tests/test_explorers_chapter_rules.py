@@ -13,7 +13,7 @@ from companion.games.base import Rejected
 from .helpers import act as api_act
 from .helpers import take
 from .test_explorers_campaign_rules import act, chapter_table, play_round
-from .test_explorers_web import campaign_at_chapter, start_chapter
+from .test_explorers_web import assert_board_contract, campaign_at_chapter, start_chapter
 
 GAME = "explorers-of-the-woodlands"
 
@@ -245,6 +245,7 @@ def test_api_chapter_4_piles_only_for_an_emptied_campsite(client):
     assert view["chapter"]["piles_due"] == 1
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert "Xylia takes pile 1" in page and 'name="discard"' in page
+    assert_board_contract(page)
     assert "by their numbers" in refused(client, code, "take_pile",
                                          {"hero": "xylia", "pile": 0, "discard": "x"})
     view = ok(client, code, "take_pile", {"hero": "xylia", "pile": 0})
@@ -570,6 +571,7 @@ def test_api_chapter_5_a_second_boss_defeated_by_number(client):
     assert view["more_bosses"][0]["which"] == 1 and view["chapter"]["counters"]["bosses_left"]["value"] == 2
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert "Threat plus one for Grimnor, Guardian of Bones" in page
+    assert_board_contract(page)
     assert "no Boss number 3" in refused(client, code, "defeat_boss", {"which": 2})
     view = ok(client, code, "defeat_boss", {"which": 1})
     assert view["more_bosses"] == [] and view["boss"]["name"] == ex.BOSS_LABELS["fungor"]

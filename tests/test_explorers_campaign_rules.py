@@ -117,9 +117,13 @@ def test_chapter_2_orbs_needed_by_player_count(players, heroes, needed):
     with pytest.raises(Rejected, match=f"have {needed - 1} orbs with the Orb markers; the Energy "
                                        f"Well needs {needed}"):
         act(state, "energy_well", marker_orbs=2)
-    won = act(state, "energy_well", marker_orbs=5)
+    due, pays = needed - 5, {}
+    for hero in state["heroes"]:
+        pays[f"pay_{hero['id']}"] = min(due, hero["orbs"])
+        due -= pays[f"pay_{hero['id']}"]
+    won = act(state, "energy_well", marker_orbs=5, **pays)
     assert won["result"]["outcome"] == "won"
-    # The Orb markers pay first; the Heroes keep what is left over.
+    # The Orb markers pay the rest; the Heroes keep what is left over.
     assert sum(h["orbs"] for h in won["heroes"]) == 2
 
 
@@ -199,6 +203,7 @@ def test_chapter_4_deals_the_loot_into_four_piles_and_three_empty_campsites_win(
         act(state, "quest", counter="campsites_empty", value=4)
     with pytest.raises(Rejected, match="3 are needed"):
         act(state, "claim_victory")
+    state = act(state, "quest", counter="campsites_empty", value=1)
     state = act(state, "take_pile", hero="xylia", pile=0)
     assert state["heroes"][0]["loot"] == piles[0]
     state = act(state, "quest", counter="campsites_empty", value=3)
@@ -232,7 +237,7 @@ def test_chapter_5_ten_corrupted_tiles_empty_the_reserve_and_lose():
     state = chapter_table(5)
     assert state["quest"]["corrupted"] == 1
     state = act(state, "quest", counter="corrupted", value=9)
-    assert "Corruption reserve: 1 left. Band 9" in " ".join(state["events"])
+    assert "Corruption reserve: 1 left. 9 corrupted tiles, band 9" in " ".join(state["events"])
     state = act(state, "quest", counter="corrupted", value=10)
     assert state["result"]["outcome"] == "lost"
     assert "reserve is empty" in state["result"]["reason"]

@@ -157,17 +157,28 @@ def assert_board_contract(html):
     assert ids and len(ids) == len(set(ids)) == board.count('<details class="panel')
 
 
-@pytest.mark.parametrize("chapter", [1, 2, 3, 4, 5])
-def test_every_campaign_chapter_board_puts_the_move_first_and_the_rest_in_panels(app, client, chapter):
-    ok = client.post("/campaigns", data={"name": f"Chapter {chapter}", "player0": "Ana",
-                                         "player1": "Ben", "hero_1": "xylia", "hero_2": "shavi"})
-    campaign_id = int(ok.headers["Location"].rsplit("/", 1)[1])
+def campaign_at_chapter(app, client, chapter):
+    """A new two-player campaign moved on to `chapter`; its id."""
+    made = client.post("/campaigns", data={"name": f"Chapter {chapter}", "player0": "Ana",
+                                           "player1": "Ben", "hero_1": "xylia", "hero_2": "shavi"})
+    campaign_id = int(made.headers["Location"].rsplit("/", 1)[1])
     with app.app_context():
         conn = get_db()
         row = store.get_campaign(conn, campaign_id)
         store.save_campaign(conn, campaign_id, {**row.state, "chapter": chapter})
+    return campaign_id
+
+
+def start_chapter(client, campaign_id):
+    """The campaign's chapter table, started from the campaign page; its code."""
+    return client.post(f"/campaigns/{campaign_id}/start").headers["Location"].split("/")[-1].split("?")[0]
+
+
+@pytest.mark.parametrize("chapter", [1, 2, 3, 4, 5])
+def test_every_campaign_chapter_board_puts_the_move_first_and_the_rest_in_panels(app, client, chapter):
+    campaign_id = campaign_at_chapter(app, client, chapter)
     assert_board_contract(client.get(f"/campaigns/{campaign_id}").get_data(as_text=True))
-    code = client.post(f"/campaigns/{campaign_id}/start").headers["Location"].split("/")[-1].split("?")[0]
+    code = start_chapter(client, campaign_id)
     take(client, code, 0)
     html = client.get(f"/t/{code}").get_data(as_text=True)
     assert_board_contract(html)

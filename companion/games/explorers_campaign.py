@@ -14,15 +14,24 @@ Rulings where the rulebook leaves a gap:
   colour A, B and C. Ingredients are counted for the whole party; who carries which marker
   stays on the table. The 2 orbs of a potion are paid by the Hero who concocts it.
 - Chapter 2: the Orb markers' own orbs count at the Energy Well with the Heroes' orbs; the
-  orbs needed are taken from the Orb markers first, then from the Heroes in turn order.
+  players say how many orbs each Hero pays and the Orb markers pay the rest (the orbs left
+  are kept, so who pays decides what each Hero carries on).
 - Chapters 3 and 4 are played on a fixed layout: there is no Forest Growth phase, every round
   is an Adventure phase.
-- Chapter 4: the Loot piles are dealt by the app (the cards are named on the phones). A Hero
-  recovering a pile equips what fits in their 3 slots; the rest stays in the pile for another
-  Hero. A burnt camp keeps the pile's first card: the piles were shuffled when dealt.
+- Chapter 3: at the end of round 5 the app reveals the Boss if no Hero has entered its tile.
+- Chapter 4: the Loot piles are dealt by the app (the cards are named on the phones). A pile is
+  due each time a revealed campsite is emptied (each campsite pays once); the active Hero
+  equips the whole pile, and past the 3 slots each card replaces one the players name, which
+  is discarded. A burnt camp keeps the pile's first card: the piles were shuffled when dealt.
+  Once 3 campsites were empty at the same time the chapter is won: playing on for the 4th,
+  neither a correction nor a knock-down takes the victory back (undo does).
 - Chapter 5: at least one Boss must have been found and every Boss found defeated ("no bosses
-  remain in the forest"); the Corruption reserve holds the 10 markers not on a tile, so 10
-  corrupted tiles and an empty reserve are the same defeat.
+  remain in the forest"). Corruption markers on tiles and on empty spaces are counted apart:
+  the tiles set the effect band, both empty the reserve of 10 (empty = lost). The Boss tile's
+  Boss is revealed once: after its defeat an empty stack reveals nothing.
+- A chapter played as a single non-campaign game: every Hero as in classic mode (chapter 3 at
+  full HP, nothing carried), the Enraged Monsters card as chosen, chapter 4's 2 + 1 per Hero
+  Loot cards (unnamed: the phones know them by pile), chapter 5 at Corruption level 1.
 - The Forest Awakens after a won chapter; a lost chapter Enrages nothing.
 - Once every Monster type is Enraged, The Forest Awakens has nothing left to Enrage.
 """
@@ -80,16 +89,18 @@ COUNTER_LABELS = {
     "mushroom_c": "Mushrooms, colour C", "vials": "Empty vials", "potions": "Potions concocted",
     "campfire_monsters": "Monsters on the Campfire",
     "markers_carried": "Orb markers carried by Monsters", "markers_lost": "Orb markers lost",
+    "vortex_monsters": "Orb Thieves stopped on the Vortex",
     "campsites_found": "Campsites revealed", "campsites_empty": "Revealed campsites empty",
-    "corrupted": "Corrupted Forest tiles", "totems": "Totems activated",
+    "corrupted": "Corrupted Forest tiles",
+    "corrupted_spaces": "Corruption markers on empty spaces", "totems": "Totems activated",
     "bosses_left": "Bosses in the forest",
 }
 CHAPTER_COUNTERS = {
     1: ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions", "campfire_monsters"),
-    2: ("markers_carried", "markers_lost"),
+    2: ("markers_carried", "markers_lost", "vortex_monsters"),
     3: (),
     4: ("campsites_found", "campsites_empty"),
-    5: ("corrupted", "totems", "bosses_left"),
+    5: ("corrupted", "corrupted_spaces", "totems", "bosses_left"),
 }
 COUNTERS = tuple(COUNTER_LABELS)
 
@@ -138,13 +149,19 @@ def monsters_counted(monsters: dict) -> int:
 # ----------------------------------------------------------------- chapter start (table side)
 
 
-def check_start(raw, hero_ids: list[str]) -> dict:
-    """Validate a chapter's starting state handed to a new table; return it cleaned."""
+def check_start(raw, hero_ids: list[str], standalone: bool = False) -> dict:
+    """Validate a chapter's starting state handed to a new table; return it cleaned.
+
+    A chapter played as a single game (`standalone`) names no campaign.
+    """
     if not isinstance(raw, dict):
         raise Rejected("The campaign's starting state is malformed.")
     campaign = raw.get("campaign")
     chapter = raw.get("chapter")
-    if isinstance(campaign, bool) or not isinstance(campaign, int) or campaign < 1:
+    if standalone:
+        if campaign is not None:
+            raise Rejected("A chapter played alone belongs to no campaign.")
+    elif isinstance(campaign, bool) or not isinstance(campaign, int) or campaign < 1:
         raise Rejected("The campaign's starting state names no campaign.")
     if chapter not in CHAPTERS or isinstance(chapter, bool):
         raise Rejected("Chapters run from 1 to 5.")
@@ -173,6 +190,33 @@ def check_start(raw, hero_ids: list[str]) -> dict:
             raise Rejected("Chapter 5 starts at Corruption level 1 or 2.")
         start["corruption_level"] = level
     return start
+
+
+def standalone_start(chapter: int, hero_ids: list[str], enraged: list[str]) -> dict:
+    """A chapter played as a single non-campaign game: the Heroes as in classic mode.
+
+    Every Hero at 5 HP, 0 orbs, no Power and no Loot (chapter 3 at full HP, as nothing is
+    carried); chapter 4 deals 2 Loot cards and 1 per player into 4 piles; chapter 5 starts
+    at Corruption level 1 (level 2 comes only from a campaign's chapter 4).
+    """
+    start = {"campaign": None, "chapter": chapter,
+             "carry": {hero: {"hp": game.MAX_HP, "orbs": 0, "powers": 0, "loot": []}
+                       for hero in hero_ids},
+             "enraged": list(enraged)}
+    if chapter == 4:
+        start["piles"] = standalone_piles(party_size(len(hero_ids)))
+    if chapter == 5:
+        start["corruption_level"] = 1
+    return start
+
+
+def standalone_piles(players: int) -> list[list[str]]:
+    """2 Loot cards and 1 per player in 4 piles as equal as can be (5 cards: 2, 1, 1, 1).
+
+    The cards are drawn face down at the table: the phones know them by pile only.
+    """
+    sizes = [len(range(i, 2 + players, LOOT_PILES)) for i in range(LOOT_PILES)]
+    return [[f"Loot card from pile {i + 1}"] * size for i, size in enumerate(sizes)]
 
 
 def _is_card(card) -> bool:
@@ -212,14 +256,48 @@ def quest_start(start: dict, hero_count: int) -> dict:
         return {"mushroom_a": 0, "mushroom_b": 0, "mushroom_c": 0, "vials": 0, "potions": 0,
                 "campfire_monsters": 0, "ambushed": False}
     if chapter == 2:
-        return {"markers_carried": 0, "markers_lost": 0, "orbs_needed": orbs_needed(hero_count)}
+        return {"markers_carried": 0, "markers_lost": 0, "orbs_needed": orbs_needed(hero_count),
+                "vortex_monsters": 0, "teleported": 0}
     if chapter == 3:
         return {"monsters_needed": monsters_needed(hero_count), "boss_defeated": False}
     if chapter == 4:
         return {"campsites_found": 0, "campsites_empty": 0, "goal_reached": False,
-                "piles": [list(p) for p in start["piles"]], "recovered": []}
-    return {"corrupted": 1, "totems": 0, "bosses_left": 0, "bosses_defeated": 0,
+                "piles": [list(p) for p in start["piles"]], "recovered": [], "piles_due": 0,
+                "dealt": [len(p) for p in start["piles"]]}
+    return {"corrupted": 1, "corrupted_spaces": 0, "totems": 0, "bosses_left": 0,
+            "bosses_defeated": 0, "boss_tile_revealed": False,
             "corruption_level": start.get("corruption_level", 1)}
+
+
+# The chapter counters added since the first chapter tables were saved.
+ADDED_KEYS = {2: ("vortex_monsters", "teleported"), 4: ("piles_due", "dealt"),
+              5: ("corrupted_spaces", "boss_tile_revealed")}
+
+
+def needs_upgrade(state: dict) -> bool:
+    keys = ADDED_KEYS.get(state.get("chapter"), ())
+    return any(key not in state["quest"] for key in keys)
+
+
+def upgrade_quest(state: dict) -> None:
+    """Fill in the counters a chapter table saved by an earlier version lacks."""
+    if state.get("chapter") == 2:
+        state["quest"].setdefault("vortex_monsters", 0)
+        state["quest"].setdefault("teleported", 0)
+    if state.get("chapter") == 4:
+        quest = state["quest"]
+        quest.setdefault("piles_due", max(0, quest["campsites_empty"] - len(quest["recovered"])))
+        quest.setdefault("dealt", [len(p) for p in quest["piles"]])
+    if state.get("chapter") == 5:
+        quest = state["quest"]
+        quest.setdefault("corrupted_spaces", 0)
+        quest.setdefault("boss_tile_revealed", quest["bosses_defeated"] > 0
+                         or state["boss"]["revealed"])
+
+
+def corruption_reserve(quest: dict) -> int:
+    """Markers left in the reserve: every marker on a tile or an empty space came from it."""
+    return CORRUPTION_MARKERS - quest["corrupted"] - quest["corrupted_spaces"]
 
 
 def chapter_stack(chapter: int) -> int:
@@ -238,13 +316,19 @@ def chapter_checklist(state: dict) -> list[str]:
     chapter = state["chapter"]
     quest = state["quest"]
     steps = [f"Chapter {chapter} · {CHAPTER_TITLES[chapter]}. {CHAPTER_GOALS[chapter]}"]
+    if state["campaign"] is None:
+        steps.append("Played as a single non-campaign game: every Hero starts as in classic "
+                     "mode (5 HP, 0 orbs, no unique Power, no Loot).")
     carried = "; ".join(
         f"{game.hero_label(h['id'])}: {h['hp']} HP, {h['orbs']} orbs, "
         f"{h['powers']} Power{'s' if h['powers'] != 1 else ''}"
         + (f", Loot: {', '.join(h['loot'])}" if h["loot"] else "")
         for h in state["heroes"])
-    steps.append(f"From the campaign: {carried}.")
-    if state["enraged_types"]:
+    if state["campaign"] is not None:
+        steps.append(f"From the campaign: {carried}.")
+    if state["enraged_types"] and state["campaign"] is None:
+        steps.append("Put the Enraged Monsters card face up: every Monster is Enraged.")
+    elif state["enraged_types"]:
         names = ", ".join(game.MONSTER_LABELS[k] for k in state["enraged_types"])
         steps.append(f"Enraged for the rest of the campaign: {names}. Put the Enraged Monsters "
                      "card next to the play area as a reminder.")
@@ -280,7 +364,11 @@ def chapter_checklist(state: dict) -> list[str]:
             "Lay out the 15 Forest tiles as shown with the 4 Campsite markers; the Heroes start "
             "on the Campfire tile.",
             "Put 11 Monster, 3 Event and 1 Boss markers face down on their icons.",
-            "Your Loot cards were shuffled and dealt into 4 face-down piles (on the phones).",
+            ("Your Loot cards were shuffled and dealt into 4 face-down piles (on the phones)."
+             if state["campaign"] is not None else
+             f"Draw 2 Loot cards and 1 per player ({sum(quest['dealt'])} in all), shuffle them "
+             "and put them face down in 4 piles of "
+             f"{', '.join(str(n) for n in quest['dealt'])} cards."),
             "No Forest tiles are added; the Vortex's usual effect does not apply.",
         ]
     else:
@@ -334,6 +422,8 @@ def _counter_high(state: dict, counter: str) -> int:
         return 20
     if counter == "markers_carried":
         return ORB_MARKERS - quest["markers_lost"]
+    if counter == "vortex_monsters":
+        return quest["markers_carried"]
     if counter == "markers_lost":
         return ORB_MARKERS - quest["markers_carried"]
     if counter == "campsites_found":
@@ -341,7 +431,9 @@ def _counter_high(state: dict, counter: str) -> int:
     if counter == "campsites_empty":
         return quest["campsites_found"]
     if counter == "corrupted":
-        return CORRUPTION_MARKERS
+        return CORRUPTION_MARKERS - quest["corrupted_spaces"]
+    if counter == "corrupted_spaces":
+        return CORRUPTION_MARKERS - quest["corrupted"]
     if counter == "totems":
         return TOTEMS
     return 9  # bosses_left
@@ -353,6 +445,9 @@ def _too_high(counter: str, high: int) -> str:
                 "this colour.")
     if counter == "vials":
         return f"There are {VIALS_TOTAL} Empty Vial markers: at most {high} still to hold."
+    if counter == "vortex_monsters":
+        return (f"Only Monsters carrying an Orb marker stop on the Vortex: {high} marker"
+                f"{'s are' if high != 1 else ' is'} carried.")
     if counter in ("markers_carried", "markers_lost"):
         return f"There are {ORB_MARKERS} Orb markers in all: at most {high} here."
     if counter == "campsites_found":
@@ -361,49 +456,116 @@ def _too_high(counter: str, high: int) -> str:
         return f"Only {high} campsite{'s are' if high != 1 else ' is'} revealed."
     if counter == "totems":
         return f"There are {TOTEMS} purification totems."
-    if counter == "corrupted":
-        return f"There are {CORRUPTION_MARKERS} Corruption markers."
+    if counter in ("corrupted", "corrupted_spaces"):
+        return (f"There are {CORRUPTION_MARKERS} Corruption markers, on tiles and empty spaces "
+                f"together: at most {high} here.")
     return f"At most {high}."
 
 
 def _after_counter(state: dict, counter: str, was: int, value: int) -> None:
     chapter = state["chapter"]
     quest = state["quest"]
-    if chapter == 1 and counter == "campfire_monsters":
+    if chapter == 1 and counter == "potions" and value >= POTIONS_NEEDED:
+        _ambush(state)
+    elif chapter == 1 and counter == "campfire_monsters":
         _check_chapter_1(state)
-    elif chapter == 2 and counter == "markers_lost":
-        held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
-        if value >= ORB_MARKERS:
-            game._finish(state, "lost", "All 4 Orb markers are lost.")
-        else:
-            state["events"].append(f"Orb markers: {held} held by the Heroes, "
-                                   f"{quest['markers_carried']} carried by Monsters, "
-                                   f"{value} lost ({ORB_MARKERS} lost is defeat).")
+    elif chapter == 2 and counter in ("markers_carried", "markers_lost"):
+        quest["vortex_monsters"] = min(quest["vortex_monsters"], quest["markers_carried"])
+        if counter == "markers_lost":
+            _check_markers_lost(state)
     elif chapter == 4 and counter in ("campsites_found", "campsites_empty"):
         quest["campsites_empty"] = min(quest["campsites_empty"], quest["campsites_found"])
+        if counter == "campsites_empty" and value > was:
+            # Each campsite emptied pays one pile, and no campsite pays twice.
+            room = quest["campsites_found"] - len(quest["recovered"]) - quest["piles_due"]
+            earned = max(0, min(value - was, room, sum(1 for p in quest["piles"] if p)
+                                - quest["piles_due"]))
+            if earned:
+                quest["piles_due"] += earned
+                state["events"].append(
+                    f"Stealing from Thieves: the active player takes {plural_pile(earned)} "
+                    "and equips the cards.")
         if quest["campsites_empty"] >= CAMPSITES_NEEDED and not quest["goal_reached"]:
             quest["goal_reached"] = True
             state["events"].append(
                 f"Goal reached: {quest['campsites_empty']} revealed campsites are empty at the "
                 "same time! End the chapter now, or play on to empty the 4th campsite.")
         elif quest["campsites_empty"] < CAMPSITES_NEEDED and quest["goal_reached"]:
-            quest["goal_reached"] = False
-            state["events"].append(f"Only {quest['campsites_empty']} campsites are empty now: "
-                                   f"{CAMPSITES_NEEDED} are needed at the same time.")
+            # Victory once achieved stays achieved: playing on risks only the 4th pile.
+            state["events"].append(f"{quest['campsites_empty']} campsites are empty now; the "
+                                   "victory already achieved stands (undo the tap that reached "
+                                   "it if it was a mistake).")
     elif chapter == 5:
-        if counter == "corrupted":
-            band = corruption_band(value)
-            if value >= CORRUPTION_MARKERS:
-                game._finish(state, "lost", f"{CORRUPTION_MARKERS} Forest tiles are corrupted: "
-                             "the Corruption reserve is empty and the corruption cannot spread.")
+        if counter in ("corrupted", "corrupted_spaces"):
+            if _check_reserve(state):
                 return
-            state["events"].append(
-                f"Corruption reserve: {CORRUPTION_MARKERS - value} left. Band {band['band']}: "
-                f"Heroes: {band['heroes']} Enemies: {band['enemies']}")
         elif counter == "totems" and value > was:
             state["events"].append(f"Purification totem activated ({value} of {TOTEMS}): you "
                                    "may purify one Corruption marker (tap Corrupted −1).")
         _check_chapter_5(state)
+
+
+def plural_pile(count: int) -> str:
+    return "one Loot pile" if count == 1 else f"{count} Loot piles"
+
+
+def _check_markers_lost(state: dict) -> None:
+    quest = state["quest"]
+    held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
+    if quest["markers_lost"] >= ORB_MARKERS:
+        game._finish(state, "lost", "All 4 Orb markers are lost.")
+    else:
+        state["events"].append(f"Orb markers: {held} held by the Heroes, "
+                               f"{quest['markers_carried']} carried by Monsters, "
+                               f"{quest['markers_lost']} lost ({ORB_MARKERS} lost is defeat).")
+
+
+def thief_on_start(state: dict) -> None:
+    """Chapter 2: a Monster with an Orb marker began its move on the Start tile: one marker
+    is lost and discarded (a Monster carrying several loses each: tap once per marker)."""
+    _need_chapter(state, 2, "An Orb Thief on the Start tile")
+    _move_marker(state, "markers_carried", "markers_lost", "No Monster carries an Orb marker.",
+                 "A Monster with an Orb marker began its move on the Start tile: the Orb marker "
+                 "is lost and discarded.")
+    quest = state["quest"]
+    quest["vortex_monsters"] = min(quest["vortex_monsters"], quest["markers_carried"])
+    _check_markers_lost(state)
+
+
+def _move_marker(state: dict, source: str, target: str, none_left: str, line: str) -> None:
+    """One marker moves from one counter to another in a single tap, so that no count in
+    between can end the chapter by mistake."""
+    quest = state["quest"]
+    if quest[source] < 1:
+        raise Rejected(none_left)
+    quest[source] -= 1
+    quest[target] += 1
+    state["events"].append(line)
+
+
+def _check_reserve(state: dict) -> bool:
+    """Say the reserve and the band; an empty reserve loses. True when the chapter is lost."""
+    quest = state["quest"]
+    reserve = corruption_reserve(quest)
+    if reserve <= 0:
+        game._finish(state, "lost", f"The Corruption reserve is empty ({quest['corrupted']} "
+                                    f"corrupted tiles, {quest['corrupted_spaces']} markers on "
+                                    "empty spaces): the corruption can no longer spread.")
+        return True
+    band = corruption_band(quest["corrupted"])
+    state["events"].append(
+        f"Corruption reserve: {reserve} left. {quest['corrupted']} corrupted tiles, band "
+        f"{band['band']}: Heroes: {band['heroes']} Enemies: {band['enemies']}")
+    return False
+
+
+def cover_space(state: dict) -> None:
+    """Chapter 5: a tile placed on a corrupted empty space takes that space's marker."""
+    _need_chapter(state, 5, "A tile on a corrupted space")
+    _move_marker(state, "corrupted_spaces", "corrupted",
+                 "No Corruption marker is on an empty space.",
+                 "A tile is placed on a corrupted space: it gains the Corruption marker there.")
+    _check_reserve(state)
 
 
 def concoct(state: dict, hero_id: str) -> None:
@@ -436,12 +598,20 @@ def concoct(state: dict, hero_id: str) -> None:
                            f"Campfire: 3 mushrooms, 1 vial and {POTION_ORBS} orbs go back in the "
                            f"box ({hero['orbs']} orbs left).")
     if quest["potions"] == POTIONS_NEEDED:
-        ambush = 1 + len(state["heroes"])
-        quest["campfire_monsters"] = ambush
-        quest["ambushed"] = True
-        state["events"].append(f"Monsters are watching you! Draw {ambush} Monster markers (1 + 1 "
-                               "per Hero) and put them on the Campfire tile: defeat them all "
-                               "to win.")
+        _ambush(state)
+
+
+def _ambush(state: dict) -> None:
+    """The second potion, by a concoction or a correction, brings the Campfire ambush, once."""
+    quest = state["quest"]
+    if quest["ambushed"]:
+        return
+    ambush = 1 + len(state["heroes"])
+    quest["campfire_monsters"] = ambush
+    quest["ambushed"] = True
+    state["events"].append(f"Monsters are watching you! Draw {ambush} Monster markers (1 + 1 "
+                           "per Hero) and put them on the Campfire tile: defeat them all "
+                           "to win.")
 
 
 def _check_chapter_1(state: dict) -> None:
@@ -451,30 +621,49 @@ def _check_chapter_1(state: dict) -> None:
                                    "Monsters: the elder is saved!")
 
 
-def energy_well(state: dict, marker_orbs: int) -> None:
-    """Chapter 2: every Hero meets on the Energy Well; enough orbs among them wins."""
+def energy_well(state: dict, marker_orbs: int, pays: dict) -> None:
+    """Chapter 2: every Hero meets on the Energy Well; enough orbs among them wins.
+
+    The players say how many orbs each Hero pays; the Orb markers pay the rest. What is left
+    is kept, so who pays decides what each Hero carries on.
+    """
     _need_chapter(state, 2, "Filling the Energy Well")
     quest = state["quest"]
     needed = quest["orbs_needed"]
     held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
     if marker_orbs and not held:
         raise Rejected("The Heroes hold no Orb marker.")
+    in_game = {hero["id"]: hero for hero in state["heroes"]}
+    for hero_id, pay in pays.items():
+        if pay and hero_id not in in_game:
+            raise Rejected(f"{game.hero_label(hero_id)} is not in this game.")
     total = marker_orbs + sum(h["orbs"] for h in state["heroes"])
     if total < needed:
         raise Rejected(f"The Heroes have {total} orbs with the Orb markers; the Energy Well "
                        f"needs {needed}.")
-    due = needed - min(needed, marker_orbs)
     paid = []
     for hero in state["heroes"]:
-        take = min(due, hero["orbs"])
-        if take:
-            hero["orbs"] -= take
-            due -= take
-            paid.append(f"{game.hero_label(hero['id'])} {take}")
-    from_markers = min(needed, marker_orbs)
-    parts = ([f"the Orb markers {from_markers}"] if from_markers else []) + paid
+        pay = pays.get(hero["id"]) or 0
+        if pay > hero["orbs"]:
+            raise Rejected(f"{game.hero_label(hero['id'])} has {hero['orbs']} orbs and cannot "
+                           f"pay {pay}.")
+        if pay:
+            paid.append((hero, pay))
+    from_heroes = sum(pay for _, pay in paid)
+    if from_heroes > needed:
+        raise Rejected(f"The Heroes would pay {from_heroes} orbs; the Energy Well takes "
+                       f"{needed}.")
+    from_markers = needed - from_heroes
+    if from_markers > marker_orbs:
+        raise Rejected(f"Say who pays: the Orb markers hold {marker_orbs} orbs, so the Heroes pay "
+                       f"{needed - marker_orbs} between them ({from_heroes} so far).")
+    for hero, pay in paid:
+        hero["orbs"] -= pay
+    parts = ([f"the Orb markers {from_markers}"] if from_markers else [])
+    parts += [f"{game.hero_label(hero['id'])} {pay}" for hero, pay in paid]
+    kept = ", ".join(f"{game.hero_label(h['id'])} {h['orbs']}" for h in state["heroes"])
     state["events"].append(f"The Heroes pour {needed} orbs into the Energy Well "
-                           f"({', '.join(parts)}); what is left is kept.")
+                           f"({', '.join(parts)}); the orbs left are kept ({kept}).")
     game._finish(state, "won", f"The Energy Well is revived with {needed} orbs!")
 
 
@@ -484,27 +673,50 @@ def well_overrun(state: dict) -> None:
                                 "round.")
 
 
-def take_pile(state: dict, hero_id: str, pile: int) -> None:
-    """Chapter 4: after emptying a campsite, the active player recovers one Loot pile."""
+def take_pile(state: dict, hero_id: str, pile: int, discard: str = "") -> None:
+    """Chapter 4: after emptying a campsite, the active player recovers one Loot pile.
+
+    The Hero equips every card; past the 3 slots each card replaces one, which is discarded:
+    `discard` names them by number, the Hero's cards first, then the pile's.
+    """
     _need_chapter(state, 4, "Recovering a Loot pile")
     quest = state["quest"]
     hero = game._hero(state, hero_id)
     name = game.hero_label(hero["id"])
     if pile >= len(quest["piles"]) or not quest["piles"][pile]:
         raise Rejected("That Loot pile is already taken.")
-    free = game.LOOT_SLOTS - len(hero["loot"])
-    if free == 0:
-        raise Rejected(f"{name}'s {game.LOOT_SLOTS} Loot slots are full: discard or give a card "
-                       "first.")
-    cards = quest["piles"][pile]
-    taken, left = cards[:free], cards[free:]
-    hero["loot"] += taken
-    quest["piles"][pile] = left
+    if quest["piles_due"] < 1:
+        raise Rejected("A Loot pile is taken only when a campsite's tile is emptied of "
+                       "Monsters: set Revealed campsites empty first.")
+    game._require_active(state, hero, "Recovering a Loot pile")
+    cards = hero["loot"] + quest["piles"][pile]
+    over = len(cards) - game.loot_slots(hero)
+    chosen = _discards(discard, len(cards))
+    if over > 0 and len(chosen) != over:
+        listed = ", ".join(f"{i} {card}" for i, card in enumerate(cards, 1))
+        raise Rejected(f"{name} holds {game.loot_slots(hero)} Loot cards at most: choose "
+                       f"{over} to discard among {listed}.")
+    if over <= 0 and chosen:
+        raise Rejected(f"Every card fits in {name}'s slots: nothing to discard.")
+    hero["loot"] = [card for i, card in enumerate(cards, 1) if i not in chosen]
+    quest["piles"][pile] = []
     quest["recovered"].append(pile)
-    line = f"{name} recovers Loot pile {pile + 1}: {', '.join(taken)}."
-    if left:
-        line += f" {len(left)} card{'s' if len(left) > 1 else ''} did not fit and stay in the pile."
+    quest["piles_due"] -= 1
+    line = f"{name} recovers Loot pile {pile + 1} and equips it."
+    if chosen:
+        line += f" Discarded: {', '.join(cards[i - 1] for i in sorted(chosen))}."
     state["events"].append(line)
+
+
+def _discards(text: str, count: int) -> set[int]:
+    """Card numbers from "1, 4"; refused unless each is a card's number, once."""
+    parts = [part.strip() for part in (text or "").replace(" ", ",").split(",") if part.strip()]
+    if not all(part.isdigit() and 1 <= int(part) <= count for part in parts):
+        raise Rejected(f"Name the cards to discard by their numbers, from 1 to {count}.")
+    numbers = {int(part) for part in parts}
+    if len(numbers) != len(parts):
+        raise Rejected("Name each card to discard once.")
+    return numbers
 
 
 def burn_pile(state: dict, pile: int) -> None:
@@ -524,21 +736,41 @@ def burn_pile(state: dict, pile: int) -> None:
 def claim_victory(state: dict) -> None:
     _need_chapter(state, 4, "Ending the chapter")
     quest = state["quest"]
-    if quest["campsites_empty"] < CAMPSITES_NEEDED:
+    if not quest["goal_reached"]:
         raise Rejected(f"{quest['campsites_empty']} revealed campsites are empty; "
                        f"{CAMPSITES_NEEDED} are needed at the same time.")
-    line = "Your equipment is recovered!"
+    game._finish(state, "won", victory_text(state, "Your equipment is recovered!"))
+
+
+def victory_stands(state: dict) -> bool:
+    """Chapter 4: once 3 campsites were empty at once the chapter is won, whatever comes next."""
+    return state.get("chapter") == 4 and state["quest"]["goal_reached"]
+
+
+def victory_text(state: dict, line: str) -> str:
+    quest = state["quest"]
     untaken = [i for i, p in enumerate(quest["piles"]) if p]
     if quest["campsites_empty"] < CAMPSITES and untaken:
         line += (" The 4th campsite was not emptied: the last Loot pile is discarded, your "
                  "equipment is in the monsters' hands now.")
-    game._finish(state, "won", line)
+    return line
 
 
-def boss_defeated(state: dict) -> None:
-    """A Boss defeated in a chapter: the chapter's goal decides, never the Boss alone."""
+def boss_defeated(state: dict, chests: int = 0, which: int = 0) -> None:
+    """A Boss defeated in a chapter: the chapter's goal decides, never the Boss alone.
+
+    In Campaign mode the chests on the Boss tile and card go to the Heroes who defeated it.
+    """
     chapter = state["chapter"]
     boss = state["boss"]
+    if chests:
+        state["quest"]["boss_chests"] = state["quest"].get("boss_chests", 0) + chests
+        cards = "a Loot card" if chests == 1 else f"{chests} Loot cards"
+        state["events"].append(f"The Boss's treasure: {chests} chest{'s' if chests != 1 else ''}. "
+                               f"Draw {cards} for the Heroes who defeated it (add them to their "
+                               "Loot on the phones): they take them into the next chapter.")
+    if chapter in (3, 4):
+        boss["defeated"] = True
     if chapter == 3:
         state["quest"]["boss_defeated"] = True
         state["events"].append(f"{boss['name'] or 'The Boss'} is defeated: 1 Boss of 1.")
@@ -547,23 +779,47 @@ def boss_defeated(state: dict) -> None:
         state["events"].append(f"{boss['name'] or 'The Boss'} is defeated.")
     else:
         quest = state["quest"]
+        more = quest.setdefault("more_bosses", [])
+        beaten = more.pop(which - 1) if which else boss
         quest["bosses_defeated"] += 1
-        quest["bosses_left"] = max(0, quest["bosses_left"] - 1)
-        state["events"].append(f"{boss['name'] or 'The Boss'} is defeated: you may purify one "
+        quest["bosses_left"] = max(len(more) + (1 if which else 0),
+                                   quest["bosses_left"] - 1)
+        state["events"].append(f"{beaten['name'] or 'The Boss'} is defeated: you may purify one "
                                "Corruption marker (tap Corrupted −1). "
                                f"Bosses left in the forest: {quest['bosses_left']}.")
-        # Another Boss may come: its track starts afresh.
-        state["boss"] = {"revealed": False, "key": None, "name": None, "track": None,
-                         "threat": 0, "defeated": False}
+        if which == 0 and more:
+            # The next Boss still in the forest takes the Boss panel, its track as it stands.
+            state["boss"] = {"revealed": True, "defeated": False, **more.pop(0)}
+        elif which == 0:
+            # Another Boss may come: its track starts afresh.
+            state["boss"] = {"revealed": False, "key": None, "name": None, "track": None,
+                             "threat": 0, "defeated": False}
         _check_chapter_5(state)
+
+
+def another_boss(state: dict, key: str, name: str, track: int, cause: str) -> None:
+    """Chapter 5: a Boss revealed while another lives gets its own threat track."""
+    quest = state["quest"]
+    more = quest.setdefault("more_bosses", [])
+    if len(more) >= 8:
+        raise Rejected("Nine Bosses at once is more than the box holds.")
+    more.append({"key": key, "name": name, "track": track, "threat": 1,
+                 "revealed_by": game.REVEALED_BY[cause]})
+    state["events"].append(game.REVEAL_TEXTS[cause].replace("the Boss", "another Boss", 1))
+    state["events"].append(f"Another Boss in the forest: {name}, threat 1 of {track}. Each "
+                           "Boss's threat rises after every turn and every round.")
+    if state["enraged_bosses"] and key in game.ENRAGED_BOSS_ALWAYS:
+        state["events"].append(game.ENRAGED_BOSS_ALWAYS[key])
+    quest["bosses_left"] = max(quest["bosses_left"], 1 + len(more))
 
 
 def boss_found(state: dict) -> None:
     """Chapter 5: a Boss revealed is a Boss in the forest, at least until it is defeated."""
     quest = state["quest"]
-    if quest["bosses_left"] < 1:
-        quest["bosses_left"] = 1
-        state["events"].append("A Boss is in the forest: 1 to defeat.")
+    live = 1 + len(quest.get("more_bosses", []))
+    if quest["bosses_left"] < live:
+        quest["bosses_left"] = live
+        state["events"].append(f"Bosses in the forest: {live} to defeat.")
 
 
 def check_chapter_3(state: dict) -> None:
@@ -589,17 +845,53 @@ def after_round(state: dict, round_number: int) -> None:
     """End of a round in a chapter: what the chapter makes happen now."""
     chapter = state["chapter"]
     if chapter == 2:
+        quest = state["quest"]
+        if quest["markers_carried"]:
+            state["events"].append("Orb Thieves: a Monster with an Orb marker that begins its "
+                                   "move on the Start tile loses the marker, discarded: tap "
+                                   "'An Orb Thief on the Start tile' for each marker.")
+        if quest["teleported"]:
+            one = quest["teleported"] == 1
+            state["events"].append(f"{_monsters(quest['teleported'])} teleported to the Start "
+                                   f"tile last round {'begins its' if one else 'begin their'} "
+                                   "move there.")
+        quest["teleported"] = 0
+        if quest["vortex_monsters"]:
+            quest["teleported"] = quest["vortex_monsters"]
+            verb = "teleports" if quest["vortex_monsters"] == 1 else "teleport"
+            state["events"].append(f"{_monsters(quest['vortex_monsters'])} with an Orb marker "
+                                   f"stopped on the Vortex {verb} to the Start tile now.")
+            quest["vortex_monsters"] = 0
         state["events"].append("Orb Thieves and chasers move: Monsters with an Orb marker 2 tiles "
-                               "toward the Start tile, chasing Monsters 1 tile (2 once the Energy "
-                               "Well is revealed) toward the nearest Hero with an Orb marker.")
+                               "toward the Start tile (one that moves onto the Vortex tile stops "
+                               "there: count it on a phone, it teleports to the Start tile at "
+                               "the end of the next round), chasing Monsters 1 tile (2 once the "
+                               "Energy Well is revealed) toward the nearest Hero with an Orb "
+                               "marker.")
     elif chapter == 3:
         state["events"].append(f"End of round {round_number}: {spawn_text(round_number)}")
+        if round_number == 5 and not state["boss"]["revealed"]:
+            game._reveal_boss_now(state, "End of round 5: put 1 Boss card on the Boss tile and "
+                                         "reveal it! The blue cube goes on the first space of "
+                                         "its threat track; name the Boss on a phone.",
+                                  "the end of round 5 (the spawn table)")
         state["events"].append("Is a Monster marker on the Energy Well tile? Then the chapter is "
                                "lost: tap 'A Monster is on the Well'.")
     elif chapter == 5:
-        state["events"].append("The corruption spreads: a Corruption marker on every connected "
-                               "tile and open space next to a corrupted tile. Count them on a "
+        if round_number == 1 and state["quest"]["corruption_level"] == 2:
+            state["events"].append("All 4 campsites were searched in chapter 4: the chapter is "
+                                   "at a Corruption level of 2 instead of 1 at the end of this "
+                                   "first Adventure phase (see Number of Corrupted Forest "
+                                   "Tiles).")
+        state["events"].append("The corruption spreads: a Corruption marker on every tile "
+                               "connected by a path to a corrupted tile, and on every empty "
+                               "space next to one where an open path exists. Count the "
+                               "corrupted tiles and the markers on empty spaces apart on a "
                                "phone.")
+
+
+def _monsters(count: int) -> str:
+    return "The Monster" if count == 1 else f"The {count} Monsters"
 
 
 def _need_chapter(state: dict, chapter: int, doing: str) -> None:
@@ -617,6 +909,7 @@ def quest_view(state: dict) -> dict | None:
     for counter in CHAPTER_COUNTERS[chapter]:
         view["counters"][counter] = {"value": quest[counter], "label": COUNTER_LABELS[counter],
                                      "high": max(quest[counter], _counter_high(state, counter))}
+    view["boss_chests"] = quest.get("boss_chests", 0)
     if chapter == 1:
         view["potions"] = quest["potions"]
         view["ambushed"] = quest["ambushed"]
@@ -626,6 +919,8 @@ def quest_view(state: dict) -> dict | None:
         view["orbs_needed"] = quest["orbs_needed"]
         view["markers_held"] = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
         view["hero_orbs"] = sum(h["orbs"] for h in state["heroes"])
+        view["vortex_monsters"] = quest["vortex_monsters"]
+        view["teleported"] = quest["teleported"]
     elif chapter == 3:
         view["monsters_needed"] = quest["monsters_needed"]
         view["monsters_counted"] = monsters_counted(state["monsters"])
@@ -638,9 +933,12 @@ def quest_view(state: dict) -> dict | None:
         view["goal_reached"] = quest["goal_reached"]
         view["piles"] = [{"index": i, "cards": len(p)} for i, p in enumerate(quest["piles"])]
         view["burnable"] = any(len(p) > 1 for p in quest["piles"])
+        view["piles_due"] = quest["piles_due"]
     else:
         view["band"] = corruption_band(quest["corrupted"])
-        view["reserve"] = CORRUPTION_MARKERS - quest["corrupted"]
+        view["reserve"] = corruption_reserve(quest)
+        view["corrupted_tiles"] = quest["corrupted"]
+        view["corrupted_spaces"] = quest["corrupted_spaces"]
         view["bosses_defeated"] = quest["bosses_defeated"]
         view["corruption_level"] = quest["corruption_level"]
     return view

@@ -28,7 +28,12 @@ Rulings where the rulebook leaves a gap:
   campaign fills one type at a time).
 - Campaign Mode: a table created with `campaign_start` plays one chapter of a campaign
   (`state["chapter"]`, its counters in `state["quest"]`); the chapter rules live in
-  explorers_campaign.py. No chapter is won by a Boss alone: each has its own goal.
+  explorers_campaign.py. No chapter is won by a Boss alone: each has its own goal. The
+  `chapter` option plays one chapter as a single non-campaign game (`state["campaign"]` None).
+- Chapter 5 may hold several Bosses at once: `state["boss"]` is the first still alive, the
+  others wait in `quest["more_bosses"]`; every living Boss's threat rises after each turn and
+  round, and actions name a Boss by number (`which`, 0 for the first).
+- Quest markers (campaign Search) take one of a Hero's 3 equipment slots, however many.
 """
 
 from __future__ import annotations
@@ -109,12 +114,25 @@ ENRAGED_BOSS_AT = {
 MARKERS = ("poison", "thorns")
 MARKER_LABELS = {"poison": "Poison", "thorns": "Thorns"}
 TILE_KINDS = ("growth", "high_risk", "xylia")
+# What revealed a Boss: a Hero on its tile, or (chapter 5) the corruption spreading onto it.
+REVEAL_CAUSES = ("tile", "corruption")
+REVEALED_BY = {"tile": "a Hero entered the Boss tile",
+               "corruption": "the corruption spread to its tile"}
+REVEAL_TEXTS = {
+    "tile": "A Hero enters the Boss tile: the Boss is revealed! The blue cube goes on the first "
+            "space of its threat track.",
+    "corruption": "The corruption spreads to the Boss's tile: the Boss is revealed at once and "
+                  "its threat track is activated (the blue cube on its first space).",
+}
 
 PHASE_GROWTH = "growth"
 PHASE_ADVENTURE = "adventure"
 PHASE_OVER = "over"
 PHASE_LABELS = {PHASE_GROWTH: "Phase 1 · Forest Growth", PHASE_ADVENTURE: "Phase 2 · Adventure",
                 PHASE_OVER: "Game over"}
+
+# A classic game, or one campaign chapter played as a single non-campaign game.
+GAME_KINDS = ("classic", "1", "2", "3", "4", "5")
 
 OPTIONS = (
     Param("first_player", "text", label="First player", default="0"),
@@ -128,6 +146,7 @@ OPTIONS = (
     Param("enraged_bosses", "bool", label="Enraged Bosses card", default=False),
     Param("inn", "bool", label="Inn mini-expansion", default=False),
     Param("lairs", "bool", label="Lairs mini-expansion", default=False),
+    Param("chapter", "choice", label="Game", choices=GAME_KINDS, default="classic"),
 )
 
 _HERO = Param("hero", "choice", label="Hero", choices=HEROES)
@@ -135,9 +154,12 @@ _HERO = Param("hero", "choice", label="Hero", choices=HEROES)
 _TURN_HERO = Param("hero", "choice", label="Whose turn ends", choices=HEROES)
 _TILE_HERO = Param("hero", "choice", label="Whose Forest Growth tile", choices=HEROES, optional=True)
 _ROUND = Param("round", "int", label="Round", min=1, max=999)
+# Chapter 5 may hold several Bosses at once: 0 is the Boss panel's own, 1 on the others.
+_WHICH_BOSS = Param("which", "int", label="Which Boss", min=0, max=9, default=0)
 CAMPAIGN_COUNTERS = ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions",
-                     "campfire_monsters", "markers_carried", "markers_lost", "campsites_found",
-                     "campsites_empty", "corrupted", "totems", "bosses_left")
+                     "campfire_monsters", "markers_carried", "markers_lost", "vortex_monsters",
+                     "campsites_found",
+                     "campsites_empty", "corrupted", "corrupted_spaces", "totems", "bosses_left")
 # Wide ranges on purpose: an out-of-range value is refused by the rules with the rulebook's words.
 _HP = Param("hp", "int", label="HP", min=-99, max=99)
 _ORBS = Param("orbs", "int", label="Orbs", min=-99, max=99)
@@ -175,18 +197,25 @@ ACTIONS: dict[str, ActionSpec] = {
                                           Param("to", "choice", label="To Hero", choices=HEROES)),
                             label="Give a Loot card"),
     "first_aid": ActionSpec("first_aid", (_HERO,), label="First Aid"),
+    "quest_slot": ActionSpec("quest_slot", (_HERO, Param("on", "bool", label="On", default=False)),
+                             label="Quest markers in an equipment slot"),
     "reveal_boss": ActionSpec(
         "reveal_boss", (Param("boss", "choice", label="Boss", choices=BOSSES),
                         Param("name", "text", label="Boss name", optional=True, default="",
                               max_length=30),
                         Param("track", "int", label="Threat track length", min=TRACK_MIN,
-                              max=TRACK_MAX)),
+                              max=TRACK_MAX),
+                        Param("cause", "choice", label="What revealed it", choices=REVEAL_CAUSES,
+                              default="tile")),
         label="Reveal the Boss"),
-    "threat_up": ActionSpec("threat_up", (), label="Threat +1"),
+    "threat_up": ActionSpec("threat_up", (_WHICH_BOSS,), label="Threat +1"),
     "set_threat": ActionSpec("set_threat", (Param("threat", "int", label="Threat", min=1,
-                                                  max=TRACK_MAX),),
+                                                  max=TRACK_MAX), _WHICH_BOSS),
                              label="Correct the threat"),
-    "defeat_boss": ActionSpec("defeat_boss", (), label="The Boss is defeated"),
+    "defeat_boss": ActionSpec("defeat_boss", (Param("chests", "int", label="Chest icons on the "
+                                                    "Boss tile and card", min=0, max=9,
+                                                    default=0), _WHICH_BOSS),
+                              label="The Boss is defeated"),
     "set_stack": ActionSpec("set_stack", (Param("stack", "int", label="Tiles in the stack", min=0,
                                                 max=STACK_TILES + 1),),
                             label="Correct the Forest stack"),
@@ -200,15 +229,23 @@ ACTIONS: dict[str, ActionSpec] = {
                         label="Chapter counter"),
     "concoct": ActionSpec("concoct", (_HERO,), label="Concoct a potion"),
     "energy_well": ActionSpec("energy_well", (Param("marker_orbs", "int", label="Orbs on the Orb "
-                                                    "markers", min=0, max=40, default=0),),
+                                                    "markers", min=0, max=40, default=0),
+                                              *(Param(f"pay_{hero}", "int",
+                                                      label=f"Orbs {HERO_LABELS[hero]} pays",
+                                                      min=0, max=MAX_ORBS, default=0)
+                                                for hero in HEROES)),
                               label="Every Hero on the Energy Well"),
     "well_overrun": ActionSpec("well_overrun", (), label="A Monster is on the Energy Well"),
     "take_pile": ActionSpec("take_pile", (_HERO, Param("pile", "int", label="Loot pile", min=0,
-                                                       max=3)),
+                                                       max=3),
+                                          Param("discard", "text", label="Cards to discard",
+                                                optional=True, default="", max_length=20)),
                             label="Recover a Loot pile"),
     "burn_pile": ActionSpec("burn_pile", (Param("pile", "int", label="Loot pile", min=0, max=3),),
                             label="The deserted campsite burns a pile"),
     "claim_victory": ActionSpec("claim_victory", (), label="End the chapter: victory"),
+    "cover_space": ActionSpec("cover_space", (), label="A tile is placed on a corrupted space"),
+    "thief_on_start": ActionSpec("thief_on_start", (), label="An Orb Thief on the Start tile"),
 }
 
 # The result screen stays correctable for what it shows.
@@ -296,6 +333,19 @@ def power_cost(powers: int, both: bool) -> int:
     return FIRST_POWER_COST if powers == 0 else SECOND_POWER_COST
 
 
+def loot_slots(hero: dict) -> int:
+    """Loot slots left for cards: Quest markers, however many, take one of the 3 slots."""
+    return LOOT_SLOTS - (1 if hero.get("quest_slot") else 0)
+
+
+def _slots_full(hero: dict) -> str:
+    name = hero_label(hero["id"])
+    if hero.get("quest_slot"):
+        return (f"{name}'s Loot slots are full: Quest markers take one of the {LOOT_SLOTS}, "
+                f"{loot_slots(hero)} hold Loot cards.")
+    return f"{name}'s {LOOT_SLOTS} Loot slots are full."
+
+
 def first_aid_cost(state: dict) -> int:
     """First Aid costs as many orbs as there are Heroes in play."""
     return len(state["heroes"])
@@ -337,6 +387,13 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
         # A chapter's Enraged types come from the campaign, one at a time, not from the card.
         options.update(campaign_start=start, campaign=start["campaign"],
                        chapter=start["chapter"], enraged_monsters=False, inn=False)
+    elif values["chapter"] != "classic":
+        # One chapter as a single game: no campaign behind it; the Enraged Monsters card
+        # Enrages every type as in a classic game.
+        start = campaign_rules.standalone_start(
+            int(values["chapter"]), heroes, list(MONSTERS) if values["enraged_monsters"] else [])
+        options.update(campaign_start=start, campaign=None, chapter=start["chapter"],
+                       enraged_monsters=False, inn=False)
     return options
 
 
@@ -405,7 +462,8 @@ def setup(players: list[str], options: dict) -> dict:
 
 def _start_chapter(state: dict, start: dict) -> None:
     """A campaign chapter: the Heroes as the campaign left them, the chapter's own counters."""
-    campaign_rules.check_start(start, [hero["id"] for hero in state["heroes"]])
+    campaign_rules.check_start(start, [hero["id"] for hero in state["heroes"]],
+                               standalone=start.get("campaign") is None)
     state["campaign"] = start["campaign"]
     state["chapter"] = start["chapter"]
     for hero in state["heroes"]:
@@ -482,6 +540,7 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
     new_state["events"] = []
+    campaign_rules.upgrade_quest(new_state)
     _HANDLERS[action](new_state, parsed, seat)
     return new_state
 
@@ -509,11 +568,46 @@ def _xylia_extra_open(state: dict) -> bool:
     return any(h["id"] == "xylia" and h["powers"] >= 1 for h in state["heroes"])
 
 
-def _reveal_boss_now(state: dict, line: str) -> None:
+def _reveal_boss_now(state: dict, line: str, by: str) -> None:
+    """Reveal the Boss: the cube on space 1; `by` says what revealed it, for the Boss panel."""
     boss = state["boss"]
     boss["revealed"] = True
     boss["threat"] = 1
+    boss["revealed_by"] = by
     state["events"].append(line)
+    if state.get("chapter") == 5:
+        state["quest"]["boss_tile_revealed"] = True
+
+
+def boss_tile_waiting(state: dict) -> bool:
+    """The Boss tile's Boss is still to be revealed (once only, even after it is defeated)."""
+    if state.get("chapter") == 5:
+        return not state["quest"]["boss_tile_revealed"] and not state["boss"]["revealed"]
+    return not state["boss"]["revealed"]
+
+
+def boss_hidden_text(state: dict) -> str:
+    """How the hidden Boss comes out, said for this table: chapters 3 and 4 have no stack."""
+    chapter = state.get("chapter")
+    if chapter == 3:
+        return ("The Boss marker lies face down on its tile. The Boss is revealed when a Hero "
+                "enters the Boss tile, or at the end of round 5 at the latest.")
+    if chapter == 4:
+        return ("The Boss marker lies face down on its tile. The Boss is revealed when a Hero "
+                "enters the Boss tile.")
+    if chapter == 5 and not boss_tile_waiting(state):
+        return ("The Boss tile's Boss has been revealed. Another Boss is revealed when a Hero "
+                "enters its tile or the corruption spreads to it.")
+    if state["stack"] == 0:
+        where = "The stack is empty: the Boss tile is in the forest."
+    elif state["stack"] <= 3:
+        where = f"The Boss tile is among the last {plural(state['stack'], 'tile')} of the stack."
+    else:
+        where = "The Boss tile is among the last three tiles of the stack."
+    how = "It is revealed when a Hero enters its tile"
+    if chapter == 5:
+        how += ", when the corruption spreads to it,"
+    return f"{where} {how} or when a tile is due and the stack is empty."
 
 
 def _continue_growth(state: dict) -> None:
@@ -522,10 +616,11 @@ def _continue_growth(state: dict) -> None:
     if due and state["stack"] == 0:
         if not campaign_rules.has_boss_tile(state.get("chapter")):
             state["events"].append("The Forest stack is empty: no more tiles to place.")
-        elif not state["boss"]["revealed"]:
+        elif boss_tile_waiting(state):
             _reveal_boss_now(state, "The Forest stack is empty and a tile must be added: the Boss "
                                     "is revealed! Put the blue cube on the first space of its "
-                                    "threat track, then name the Boss on a phone.")
+                                    "threat track, then name the Boss on a phone.",
+                            "the Forest stack was empty when a tile was due")
         else:
             state["events"].append("The Forest stack is empty: no more tiles to place.")
         state["growth_done"] = len(state["heroes"])
@@ -695,32 +790,64 @@ def _set_hp(state: dict, hero: dict, hp: int, why: str) -> None:
         _finish(state, "lost", "Every Hero is knocked down at the same time.")
 
 
-def _threat_up(state: dict, why: str) -> None:
-    """Move the Boss's cube one space on, while the Boss lives; its last space loses the game."""
+def live_bosses(state: dict) -> list[tuple[int, dict]]:
+    """The Bosses whose threat rises, by number: 0 the Boss panel's own, then (chapter 5 only)
+    the other Bosses revealed while it lives."""
     boss = state["boss"]
-    if not boss["revealed"] or boss["defeated"] or state["phase"] == PHASE_OVER:
-        return
-    boss["threat"] += 1
-    track = boss["track"]
-    of = f" of {track}" if track else ""
-    state["events"].append(f"Threat +1: {why} (now {boss['threat']}{of}).")
-    reminder = ENRAGED_BOSS_AT.get((boss["key"], boss["threat"])) if state["enraged_bosses"] else None
-    if reminder:
-        state["events"].append(reminder)
-    _check_track(state)
+    if not boss["revealed"] or boss["defeated"]:
+        return []
+    more = state["quest"].get("more_bosses", []) if state.get("chapter") == 5 else []
+    return [(0, boss)] + list(enumerate(more, 1))
 
 
-def _check_track(state: dict) -> None:
-    boss = state["boss"]
+def _threat_up(state: dict, why: str, which: int | None = None) -> None:
+    """Move each living Boss's cube one space on (or Boss `which`'s only, for a Combat skill);
+    a track's last space loses the game."""
+    bosses = live_bosses(state)
+    for index, boss in bosses:
+        if state["phase"] == PHASE_OVER:
+            return
+        if which is not None and index != which:
+            continue
+        boss["threat"] += 1
+        track = boss["track"]
+        of = f" of {track}" if track else ""
+        whose = f" for {boss['name']}" if len(bosses) > 1 else ""
+        state["events"].append(f"Threat +1{whose}: {why} (now {boss['threat']}{of}).")
+        reminder = (ENRAGED_BOSS_AT.get((boss["key"], boss["threat"]))
+                    if state["enraged_bosses"] else None)
+        if reminder:
+            state["events"].append(reminder)
+        _check_track(state, boss)
+
+
+def _check_track(state: dict, boss: dict | None = None) -> None:
+    boss = boss or state["boss"]
     if boss["track"] and boss["threat"] >= boss["track"]:
         boss["threat"] = boss["track"]
-        _finish(state, "lost", f"The Boss's threat reached the last space of its track "
+        whose = "The Boss's" if boss is state["boss"] else f"{boss['name']}'s"
+        _finish(state, "lost", f"{whose} threat reached the last space of its track "
                                f"({boss['track']}).")
+
+
+def _which_boss(state: dict, which: int) -> dict:
+    """Boss number `which` among the living (0: the Boss panel's own), or a clear refusal."""
+    for index, boss in live_bosses(state):
+        if index == which:
+            return boss
+    if which == 0:
+        raise Rejected("The Boss is not revealed yet: there is no threat track.")
+    raise Rejected(f"There is no Boss number {which + 1} in the forest.")
 
 
 def _finish(state: dict, outcome: str, reason: str) -> None:
     if state["phase"] == PHASE_OVER:
         return
+    if outcome == "lost" and campaign_rules.victory_stands(state):
+        # Chapter 4: playing on for the 4th campsite cannot undo the victory achieved.
+        outcome, reason = "won", campaign_rules.victory_text(
+            state, f"{reason} The victory achieved with 3 campsites empty at the same time "
+                   "stands.")
     state["phase"] = PHASE_OVER
     state["result"] = {"outcome": outcome, "reason": reason, "rounds": state["round"],
                        "threat": state["boss"]["threat"] if state["boss"]["revealed"] else None}
@@ -871,9 +998,8 @@ def _add_loot(state: dict, params: dict, seat: int) -> None:
     name = params["name"]
     if not name:
         raise Rejected("Type the Loot card's name.")
-    if len(hero["loot"]) >= LOOT_SLOTS:
-        raise Rejected(f"{hero_label(hero['id'])}'s {LOOT_SLOTS} Loot slots are full: discard one "
-                       "first (a fourth card replaces one of them).")
+    if len(hero["loot"]) >= loot_slots(hero):
+        raise Rejected(f"{_slots_full(hero)} Discard one first (a new card replaces one of them).")
     hero["loot"].append(name)
 
 
@@ -897,10 +1023,28 @@ def _give_loot(state: dict, params: dict, seat: int) -> None:
     taker = _hero(state, params["to"])
     if taker is giver:
         raise Rejected(f"{hero_label(giver['id'])} already holds {card}.")
-    if len(taker["loot"]) >= LOOT_SLOTS:
-        raise Rejected(f"{hero_label(taker['id'])}'s {LOOT_SLOTS} Loot slots are full.")
+    if len(taker["loot"]) >= loot_slots(taker):
+        raise Rejected(_slots_full(taker))
     del giver["loot"][params["index"]]
     taker["loot"].append(card)
+
+
+def _quest_slot(state: dict, params: dict, seat: int) -> None:
+    """Search: a Quest marker goes face up on one of the Hero's 3 equipment slots."""
+    _need_campaign(state)
+    hero = _hero(state, params["hero"])
+    name = hero_label(hero["id"])
+    on = params["on"]
+    if on == bool(hero.get("quest_slot")):
+        raise Rejected(f"{name} already has a slot of Quest markers." if on
+                       else f"{name} holds no Quest markers.")
+    if on and len(hero["loot"]) >= LOOT_SLOTS:
+        raise Rejected(f"{name}'s {LOOT_SLOTS} slots hold Loot cards: discard one to free up a "
+                       "slot for the Quest markers, or leave the marker on its tile.")
+    hero["quest_slot"] = on
+    state["events"].append(f"{name}'s Quest markers take one equipment slot: "
+                           f"{loot_slots(hero)} left for Loot cards." if on else
+                           f"{name} holds no more Quest markers: the slot is free again.")
 
 
 def _first_aid(state: dict, params: dict, seat: int) -> None:
@@ -929,13 +1073,18 @@ def _reveal_boss(state: dict, params: dict, seat: int) -> None:
     boss = state["boss"]
     if not campaign_rules.has_boss_tile(state.get("chapter")):
         raise Rejected(f"There is no Boss in chapter {state['chapter']}.")
-    if boss["key"]:
-        raise Rejected(f"The Boss is already revealed: {boss['name']}.")
     key = params["boss"]
     name = params["name"] if key == "other" and params["name"] else BOSS_LABELS[key]
+    if params["cause"] == "corruption" and state.get("chapter") != 5:
+        raise Rejected("Only in chapter 5 does the corruption reveal a Boss.")
+    if boss["key"] and state.get("chapter") == 5 and not boss["defeated"]:
+        # "There may be more than one in this level": each gets its own track.
+        campaign_rules.another_boss(state, key, name, params["track"], params["cause"])
+        return
+    if boss["key"]:
+        raise Rejected(f"The Boss is already revealed: {boss['name']}.")
     if not boss["revealed"]:
-        _reveal_boss_now(state, "A Hero enters the Boss tile: the Boss is revealed! The blue "
-                                "cube goes on the first space of its threat track.")
+        _reveal_boss_now(state, REVEAL_TEXTS[params["cause"]], REVEALED_BY[params["cause"]])
     boss["key"], boss["name"], boss["track"] = key, name, params["track"]
     state["events"].append(f"The Boss is {name}: threat {boss['threat']} of {boss['track']}.")
     if state["enraged_bosses"] and key in ENRAGED_BOSS_ALWAYS:
@@ -946,32 +1095,39 @@ def _reveal_boss(state: dict, params: dict, seat: int) -> None:
 
 
 def _threat_action(state: dict, params: dict, seat: int) -> None:
-    boss = state["boss"]
-    if not boss["revealed"]:
-        raise Rejected("The Boss is not revealed yet: there is no threat track.")
-    _threat_up(state, "a Boss Combat skill")
+    _which_boss(state, params["which"])
+    _threat_up(state, "a Boss Combat skill", params["which"])
 
 
 def _set_threat(state: dict, params: dict, seat: int) -> None:
-    boss = state["boss"]
-    if not boss["revealed"]:
+    if params["which"]:
+        boss = _which_boss(state, params["which"])
+    elif state["boss"]["revealed"]:
+        boss = state["boss"]
+    else:
         raise Rejected("The Boss is not revealed yet: there is no threat track.")
     threat = params["threat"]
     if boss["track"] and threat > boss["track"]:
         raise Rejected(f"The track has {boss['track']} spaces.")
     boss["threat"] = threat
-    state["events"].append(f"Threat set to {threat}.")
-    _check_track(state)
+    state["events"].append(f"Threat set to {threat}" + (f" for {boss['name']}." if params["which"]
+                                                         else "."))
+    _check_track(state, boss)
 
 
 def _defeat_boss(state: dict, params: dict, seat: int) -> None:
     boss = state["boss"]
     if not boss["revealed"]:
         raise Rejected("The Boss is not revealed yet: find its tile first.")
-    boss["defeated"] = True
+    if params["which"]:
+        _which_boss(state, params["which"])
+    if params["chests"] and state.get("campaign") is None:
+        raise Rejected("Ignore the chest icons on the Boss tile and Boss cards unless you are "
+                       "playing Campaign mode.")
     if state.get("chapter"):
-        campaign_rules.boss_defeated(state)
+        campaign_rules.boss_defeated(state, params["chests"], params["which"])
         return
+    boss["defeated"] = True
     _finish(state, "won", f"{boss['name'] or 'The Boss'} is defeated: the Woodlands are saved!")
 
 
@@ -1009,7 +1165,8 @@ def _concoct(state: dict, params: dict, seat: int) -> None:
 
 def _energy_well(state: dict, params: dict, seat: int) -> None:
     _need_campaign(state)
-    campaign_rules.energy_well(state, params["marker_orbs"])
+    campaign_rules.energy_well(state, params["marker_orbs"],
+                               {hero: params[f"pay_{hero}"] for hero in HEROES})
 
 
 def _well_overrun(state: dict, params: dict, seat: int) -> None:
@@ -1019,7 +1176,7 @@ def _well_overrun(state: dict, params: dict, seat: int) -> None:
 
 def _take_pile(state: dict, params: dict, seat: int) -> None:
     _need_campaign(state)
-    campaign_rules.take_pile(state, params["hero"], params["pile"])
+    campaign_rules.take_pile(state, params["hero"], params["pile"], params["discard"])
 
 
 def _burn_pile(state: dict, params: dict, seat: int) -> None:
@@ -1030,6 +1187,16 @@ def _burn_pile(state: dict, params: dict, seat: int) -> None:
 def _claim_victory(state: dict, params: dict, seat: int) -> None:
     _need_campaign(state)
     campaign_rules.claim_victory(state)
+
+
+def _thief_on_start(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.thief_on_start(state)
+
+
+def _cover_space(state: dict, params: dict, seat: int) -> None:
+    _need_campaign(state)
+    campaign_rules.cover_space(state)
 
 
 _HANDLERS = {
@@ -1047,6 +1214,7 @@ _HANDLERS = {
     "remove_loot": _remove_loot,
     "give_loot": _give_loot,
     "first_aid": _first_aid,
+    "quest_slot": _quest_slot,
     "reveal_boss": _reveal_boss,
     "threat_up": _threat_action,
     "set_threat": _set_threat,
@@ -1060,6 +1228,8 @@ _HANDLERS = {
     "take_pile": _take_pile,
     "burn_pile": _burn_pile,
     "claim_victory": _claim_victory,
+    "cover_space": _cover_space,
+    "thief_on_start": _thief_on_start,
 }
 
 
@@ -1068,6 +1238,9 @@ _HANDLERS = {
 
 def view(state: dict, seat: int | None) -> dict:
     """Return what `seat` may see: the whole game is public."""
+    if state.get("chapter") and campaign_rules.needs_upgrade(state):
+        state = json.loads(json.dumps(state))
+        campaign_rules.upgrade_quest(state)
     players = state["players"]
     is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players)
     active = _active(state)
@@ -1094,11 +1267,13 @@ def view(state: dict, seat: int | None) -> dict:
             "both_powers_cost": power_cost(0, True) if hero["powers"] == 0 else None,
             "concentration": hero["concentration"],
             "loot": list(hero["loot"]),
+            "quest_slot": bool(hero.get("quest_slot")),
+            "loot_slots": loot_slots(hero),
             "active": active is hero,
             "placing": placer is hero,
             "played": state["phase"] == PHASE_ADVENTURE and index < state["turn"],
         })
-    boss = dict(state["boss"])
+    boss = {"revealed_by": None, **state["boss"]}
     monsters = [{"kind": kind, "label": MONSTER_LABELS[kind], "icon": MONSTER_ICONS[kind],
                  "count": state["monsters"][kind], "enraged": kind in state["enraged_types"],
                  "enraged_text": ENRAGED_MONSTERS[kind]} for kind in MONSTERS]
@@ -1133,7 +1308,11 @@ def view(state: dict, seat: int | None) -> dict:
         "stack_total": state["stack_total"],
         "tiles_placed": tiles_placed(state),
         "placed": dict(state["placed"]),
-        "boss_in_last_three": 0 < state["stack"] <= 3 and not boss["revealed"],
+        "boss_in_last_three": 0 < state["stack"] <= 3 and boss_tile_waiting(state),
+        "boss_hidden_text": boss_hidden_text(state),
+        "more_bosses": [{"which": index, **dict(other)} for index, other in live_bosses(state)
+                        if index > 0],
+        "reveal_causes": list(REVEAL_CAUSES) if state.get("chapter") == 5 else ["tile"],
         "boss": boss,
         "boss_choices": [{"key": key, "label": BOSS_LABELS[key]} for key in BOSSES],
         "boss_reminders": reminders,
@@ -1200,6 +1379,9 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         return f"{who} passed a Loot card from {hero} to {hero_label(params.get('to'))}"
     if action == "first_aid":
         return f"{who} stood {hero} up with First Aid"
+    if action == "quest_slot":
+        return (f"{who} put {hero}'s Quest markers in an equipment slot" if params.get("on")
+                else f"{who} freed {hero}'s Quest marker slot")
     if action == "reveal_boss":
         key = params.get("boss")
         name = (params.get("name") if key == "other" and params.get("name")
@@ -1233,6 +1415,10 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         return f"{who} saw a Monster on the Energy Well at the end of the round"
     if action == "claim_victory":
         return f"{who} ended the chapter with the equipment recovered"
+    if action == "thief_on_start":
+        return f"{who} logged an Orb marker lost on the Start tile"
+    if action == "cover_space":
+        return f"{who} logged a tile placed on a corrupted space"
     spec = ACTIONS.get(action)
     return f"{who}: {spec.label if spec else action}"
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from . import store, tables
 from .games import explorers_campaign as rules
+from .games import game_result
 from .games import explorers_of_the_woodlands as explorers
 from .games.base import Rejected
 
@@ -181,9 +182,8 @@ def chapter_table(conn, row: store.CampaignRow) -> dict | None:
     table = store.get_table(conn, code)
     snapshot = table.snapshot if table is not None else {}
     over = _ended(snapshot)
-    result = snapshot["result"] if over else None
     return {"code": code, "chapter": row.state["table_chapter"], "over": over,
-            "result": {"outcome": result["outcome"], "reason": result["reason"]} if over else None}
+            "result": game_result(explorers, snapshot) if over else None}
 
 
 def next_step(row: store.CampaignRow, table: dict | None) -> str:

@@ -119,7 +119,7 @@ def test_reading_records_nothing_and_a_double_confirm_records_once(app, client):
         assert client.get(f"/t/{code}").status_code == 200
         ok(client.get(f"/api/tables/{code}"))
     assert read["next"] == "confirm_end" and read["chapter"]["number"] == 1
-    assert read["table"]["over"] and read["table"]["result"]["outcome"] == "won"
+    assert read["table"]["over"] and read["table"]["result"]["winners"] == [0, 1]
     assert read["forest_awakens"] == [] and read["enraged"] == []
     assert read["chapters"][0]["result"] is None
     assert count_rows(app, "SELECT COUNT(*) FROM campaign_event") == 2  # begins, chapter 1 starts

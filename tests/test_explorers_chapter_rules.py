@@ -96,8 +96,8 @@ def test_api_chapter_5_tiles_and_spaces_are_corrected_and_undone_apart(client):
     assert (view["chapter"]["corrupted_tiles"], view["chapter"]["corrupted_spaces"]) == (7, 0)
     ok(client, code, "quest", {"counter": "corrupted_spaces", "value": 2})
     view = ok(client, code, "quest", {"counter": "corrupted", "value": 8})
-    assert view["game_over"] and view["result"]["outcome"] == "lost"
-    assert "Corruption reserve is empty" in view["result"]["reason"]
+    assert view["game_over"] and view["result"]["winners"] == []
+    assert "Corruption reserve is empty" in view["result"]["sentence"]
     view = undo(client, code)
     assert not view["game_over"] and view["chapter"]["reserve"] == 1
     ok(client, code, "cover_space")
@@ -165,7 +165,7 @@ def test_api_chapter_1_correcting_the_potions_to_two_shows_the_campfire_and_can_
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert "Monsters on the Campfire" in page
     view = ok(client, code, "quest", {"counter": "campfire_monsters", "value": 0})
-    assert view["result"]["outcome"] == "won"
+    assert view["result"]["winners"] == [0, 1, 2]
 
 
 # ----------------------------------------------------------------- 4. chapter 4's victory stands
@@ -197,7 +197,7 @@ def test_api_chapter_4_victory_stands(client):
     assert view["chapter"]["goal_reached"] is True
     ok(client, code, "set_hp", {"hero": "xylia", "hp": 0})
     view = ok(client, code, "set_hp", {"hero": "klethor", "hp": 0})
-    assert view["result"]["outcome"] == "won"
+    assert view["result"]["winners"] == [0, 1]
 
 
 # ----------------------------------------------------------------- 5. chapter 4's Loot piles
@@ -287,7 +287,7 @@ def test_api_energy_well_payments(client):
     assert refused(client, code, "energy_well", {"pay_xylia": 10}).startswith("Say who pays")
     assert "a whole number" in refused(client, code, "energy_well", {"pay_xylia": "lots"})
     view = ok(client, code, "energy_well", {"pay_xylia": 10, "pay_klethor": 5})
-    assert [h["orbs"] for h in view["heroes"]] == [0, 5] and view["result"]["outcome"] == "won"
+    assert [h["orbs"] for h in view["heroes"]] == [0, 5] and view["result"]["winners"] == [0, 1]
 
 
 # ----------------------------------------------------------------- 7. the Boss panel's words

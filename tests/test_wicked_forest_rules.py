@@ -628,6 +628,25 @@ def test_pending_picks_of_other_seats_never_show_in_a_view(viewer):
         assert {key for key in stay if stay[key] != back[key]} == {"my_choice"}
 
 
+def test_the_preparation_and_tally_steps_hold_no_pick_for_anyone_to_read():
+    """The last card's picks are cleared when Exploration ends: in the Preparation Phase and the
+    final tally no seat has a secret, and every seat reads the same view."""
+    state = pick(reveal(new_game(3), 1), {0: "stay", 1: "return"})
+    state = pick(state, {2: "return"})
+    state = pick(reveal(state, 1), {0: "return"})
+    for stage in (act(state, "next_round"), act(act(state, "set_run_outs", 0, count=2), "next_round")):
+        if stage["final_round"]:
+            stage = everyone(reveal(act(stage, "start_exploration", 1), 1), "return")
+            assert stage["phase"] == "tally"
+        else:
+            assert stage["phase"] == "prepare"
+        assert stage["picks"] == [None, None, None]
+        assert not any(wf.secret_open(stage, seat) for seat in range(3))
+        seen = {json.dumps(dict(wf.view(stage, viewer), seat=None), sort_keys=True)
+                for viewer in (None, 0, 1, 2)}
+        assert len(seen) == 1
+
+
 def test_the_log_line_of_a_pick_never_says_which():
     for choice in ("stay", "return"):
         line = wf.describe("choose", {"choice": choice, "decision": 3}, 0, NAMES[:3])

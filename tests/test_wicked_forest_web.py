@@ -5,7 +5,7 @@ import json
 import re
 from html import unescape
 
-from .helpers import act, hidden, hx_post, kept_in_place, take, toast
+from .helpers import act, hidden, hx_post, kept_in_place, take, toast, version_of
 
 
 def new_table(client, players=("Ana", "Ben"), inventory=False):
@@ -68,6 +68,10 @@ def test_a_short_game_reaches_scoring_on_the_page(client):
     ok(act(client, code, "confirm_tally", {}, seat=1))
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert "🏆" in now_card(page) and "Ana wins with 8 Magic" in page
+    # A number found wrong afterwards: the game is over, so undo the confirmation and fix it.
+    assert "undo the last move" in refusal(act(client, code, "set_magic", {"player": 1, "magic": 9}, seat=0))
+    resp = client.post(f"/api/tables/{code}/undo", json={"version": version_of(client, code)})
+    assert resp.status_code == 200 and resp.get_json()["view"]["phase"] == "tally"
 
 
 def test_api_storing_happens_only_in_the_preparation_phase_of_rounds_two_on(client):

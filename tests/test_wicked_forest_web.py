@@ -181,6 +181,8 @@ def test_api_end_the_game_now_is_recorded_as_ended_early(client):
                "the final round. Ben led with 7 Magic.")
     assert (view["ended_early"], view["decided_by"], view["winners"]) == (True, summary, [])
     assert history_summaries(client) == [summary]
+    (played,) = client.get("/api/history").get_json()["games"]
+    assert summary in unescape(client.get(f"/history/{played['id']}").get_data(as_text=True))
     page = board(client, code)
     assert "⏹ " + summary in now_card(page) and "🏆" not in page
     log = client.get(f"/api/tables/{code}/actions").get_json()

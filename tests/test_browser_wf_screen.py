@@ -73,7 +73,12 @@ def play_a_quick_round(pages, leader_page):
     for page in pages:
         tap(page, re.compile("Return"))
     for page in pages:
-        expect(page.locator("#view .view")).to_have_attribute("data-phase", re.compile("end|over"))
+        expect(page.locator("#view .view")).to_have_attribute("data-phase", re.compile("end|tally"))
+
+
+def start_exploration(leader_page):
+    """The Preparation Phase of rounds 2 and later: the leader moves the table on."""
+    tap(leader_page, "Start Exploration now")
 
 
 def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_server, phones):
@@ -159,7 +164,16 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
     for page in everyone:
         expect(page.locator(".wf-stats .stat").first).to_contain_text("2")
         leader_reads_in_full(page, LONG_NAME)
+    # Its Preparation Phase: each phone's Done is what it does now; the leader may move on.
+    for page, name in ((dora, "Dora"), (bart, LONG_NAME), (cara, "Cara")):
+        expect(page.locator("[data-primary]")).to_contain_text("Round 2: Preparation")
+        expect(page.locator("[data-primary]").get_by_role("button", name=f"{name}: done preparing")).to_be_visible()
     glance(cara, watches[cara], "wf-08-round-2-long-leader")
+    tap(dora, "Dora: done preparing")
+    tap(cara, "Cara: done preparing")
+    expect(bart.locator("[data-primary] .waiting")).to_contain_text("Waiting for " + LONG_NAME)
+    glance(bart, watches[bart], "wf-08b-preparation-leader")
+    start_exploration(bart)
 
     # A countdown that runs out, then a pause: the clock is advisory, the choice stays on
     # screen and works.
@@ -193,6 +207,7 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
     glance(dora, watches[dora], "wf-11-deck-cycled")
 
     # The second run-out makes round 4 the final round.
+    start_exploration(cara)
     play_a_quick_round(everyone, cara)
     post_action(dora, live_server, code, "set_draw_pile", {"count": 1})
     tap(dora, "Start round 4")
@@ -201,12 +216,26 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
         expect(page.locator(".wf-stats")).to_contain_text("Final round")
     glance(bart, watches[bart], "wf-12-final-round")
 
-    # The final round's Exploration ends the game.
+    # The final round's Exploration: the tally comes before the result. Bart (3 Magic + 2 Forest
+    # Magic Tiles) and Cara (3 tiles) lead with 9: the Flowers each has left are asked for.
+    start_exploration(dora)
     play_a_quick_round(everyone, dora)
+    for page in everyone:
+        expect(page.locator("#view .view")).to_have_attribute("data-phase", "tally")
+        expect(page.locator("[data-primary] h2")).to_contain_text("Final tally")
+        expect(page.locator("[data-primary] h2")).not_to_contain_text("🏆")
+    glance(dora, watches[dora], "wf-13-final-tally")
+    for seat, left in ((1, "2"), (2, "4")):
+        shown = cara.locator("#view .view").get_attribute("data-version")
+        cara.locator(f"#wf-flowers-{seat}").fill(left)
+        cara.locator("form", has=cara.locator(f"#wf-flowers-{seat}")).get_by_role("button", name="Set").click()
+        expect(cara.locator("#view .view")).not_to_have_attribute("data-version", shown)
+    tap(cara, "Confirm the final tally")
     for page in everyone:
         expect(page.locator("#view .view")).to_have_attribute("data-phase", "over")
         expect(page.locator("[data-primary] h2")).to_contain_text("🏆")
-    glance(dora, watches[dora], "wf-13-game-over")
+        expect(page.locator("[data-primary] h2")).to_contain_text("Cara wins with more Flowers left (4 to 2)")
+    glance(dora, watches[dora], "wf-14-game-over")
     for page in everyone:
         watches[page].assert_clean()
 

@@ -91,6 +91,11 @@ def test_three_phones_play_two_rounds(live_server, phones):
     for page in everyone:
         expect(page.locator(".wf-stats")).to_contain_text("Ben")
         expect(page.locator(".wf-stats .stat").first).to_contain_text("2")
+    # Its Preparation Phase: Ana is done; Ben, the leader, starts Exploration for everyone.
+    expect(ana.locator("[data-primary]")).to_contain_text("Round 2: Preparation")
+    ana.get_by_role("button", name="Ana: done preparing").click()
+    expect(ben.locator("[data-primary] .waiting")).to_contain_text("Done: Ana")
+    ben.get_by_role("button", name="Start Exploration now").click()
     ben.get_by_role("button", name="2 Flowers, no Witch").click()
     choose(ana, "return")
     choose(ben, "return")

@@ -106,6 +106,9 @@ def play(phones, code, steps, acked):
         elif v["phase"] == "choose":
             sends = [(seat, "choose", {"choice": "return" if (seat + step) % 3 == 0 else "stay",
                                        "decision": v["decision"]}) for seat in v["waiting"]]
+        elif v["phase"] == "prepare":
+            leader = v["leader"]
+            sends = [(leader, "start_exploration", {"round": v["steps"]["start_exploration"]})]
         elif v["run_outs"]:
             sends = [(0, "set_run_outs", {"count": 0})]  # keep the game from ending
         else:

@@ -30,7 +30,9 @@ GARBAGE = st.one_of(
 # Actions that fit each phase, drawn often so that sequences get past the first round.
 PROGRESS = {
     "wicked-forest": {"reveal": ["reveal"], "choose": ["choose"],
-                      "end": ["next_round", "next_round", "crystallize", "finish"]},
+                      "end": ["next_round", "next_round", "crystallize", "finish"],
+                      "prepare": ["done_preparing", "start_exploration", "store"],
+                      "tally": ["confirm_tally", "set_final_flowers", "crystallize"]},
     "woodland-wizards": {"wandering": ["next_phase"], "contest": ["next_phase"],
                          "boost": ["boost", "pass_boost", "next_boost_round"],
                          "scoring": ["enter_total", "enter_total", "settle_round"],

@@ -59,14 +59,17 @@ def test_wicked_forest_outcome_by_round():
     state = act(wf, state, "crystallize", 0, player=0, magic=5, item="card", color="none", spent=0)
     assert wf.outcome(state) is None
     state = act(wf, state, "next_round")
-    # Round 2, Ben leads: Ben returns first, Ana is the last one out and gains a tile.
+    state = act(wf, state, "start_exploration", 1)
+    # Round 2 (made the final one), Ben leads: Ben returns first, Ana is the last one out.
+    state = act(wf, state, "set_run_outs", 0, count=2)
     state = act(wf, state, "reveal", 1, flowers=1, witch=False)
     state = act(wf, state, "choose", 0, choice="stay", decision=1)
     state = act(wf, state, "choose", 1, choice="return", decision=1)
     state = act(wf, state, "reveal", 1, flowers=1, witch=False)
     state = act(wf, state, "choose", 0, choice="return", decision=2)
     state = act(wf, state, "crystallize", 0, player=1, magic=4, item="card", color="none", spent=0)
-    state = act(wf, state, "finish")
+    assert wf.outcome(state) is None  # until the players confirm the final tally
+    state = act(wf, state, "confirm_tally")
     result = wf.outcome(state)
     # Ana 5 + 2 tiles x 3 = 11; Ben 4 + 1 tile x 3 = 7.
     assert result["score_by_round"] == [[8, 3], [11, 7]]
@@ -77,9 +80,12 @@ def test_wicked_forest_outcome_by_round():
 
 def test_wicked_forest_shared_victory_marks_both_winners():
     state = wf.setup(["Ana", "Ben"], {"first_leader": 0, "inventory": False})
+    state = act(wf, state, "set_run_outs", 0, count=2)
     state = act(wf, state, "reveal", 0, flowers=2, witch=False)
     state = act(wf, state, "choose", 0, choice="return", decision=1)
     state = act(wf, state, "choose", 1, choice="return", decision=1)
-    state = act(wf, state, "finish")
+    for seat in (0, 1):
+        state = act(wf, state, "set_final_flowers", 0, player=seat, count=1)
+    state = act(wf, state, "confirm_tally")
     result = wf.outcome(state)
     assert [(p["score"], p["place"], p["winner"]) for p in result["players"]] == [(3, 1, True), (3, 1, True)]

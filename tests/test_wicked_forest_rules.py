@@ -63,8 +63,14 @@ def play_round(state: dict, cards: int) -> dict:
         state = reveal(state, flowers=1)
         if state["phase"] == "choose":
             state = everyone(state, "return" if number == cards else "stay")
-    assert state["phase"] in ("end", "over")
+    assert state["phase"] in ("end", "tally")
     return state
+
+
+def next_round(state: dict) -> dict:
+    """Start the next round and let its leader end the Preparation Phase at once."""
+    state = act(state, "next_round")
+    return act(state, "start_exploration", state["leader"])
 
 
 def end_round_quickly(state: dict) -> dict:
@@ -229,11 +235,29 @@ def test_a_colored_tile_needs_a_color():
     assert "has a color" in refused(new_game(2), "crystallize", 0, player=0, item="cultivation", magic=0)
 
 
-def test_spending_empties_the_bag_before_the_storehouse_and_never_below_zero():
+def test_the_player_says_how_many_flowers_come_from_the_storehouse():
+    """Rulebook: "Flowers of Defilement in the Storehouse can be used for Crystallization in the
+    same way as those in the Bag." -- so the player picks, and the Bag is not emptied first."""
     state = act(new_game(2, inventory=True), "set_inventory", 0, player=1, bag=2, storehouse=3)
-    assert "only 5 Flowers" in refused(state, "crystallize", 0, player=1, item="card", magic=5, spent=6)
-    state = act(state, "crystallize", 0, player=1, item="card", magic=5, spent=4)
-    assert (state["boards"][1]["bag"], state["boards"][1]["storehouse"]) == (0, 1)
+    # Paid wholly from the Storehouse, though the Bag has Flowers: the Bag keeps them.
+    paid = act(state, "crystallize", 0, player=1, item="card", magic=3, spent=2, from_storehouse=2)
+    assert (paid["boards"][1]["bag"], paid["boards"][1]["storehouse"]) == (2, 1)
+    mixed = act(state, "crystallize", 0, player=1, item="card", magic=5, spent=4, from_storehouse=3)
+    assert (mixed["boards"][1]["bag"], mixed["boards"][1]["storehouse"]) == (1, 0)
+    # Unsaid, everything comes from the Bag.
+    bag_only = act(state, "crystallize", 0, player=1, item="card", magic=1, spent=1)
+    assert (bag_only["boards"][1]["bag"], bag_only["boards"][1]["storehouse"]) == (1, 3)
+
+
+def test_a_payment_beyond_the_bag_or_the_storehouse_is_refused_and_changes_nothing():
+    state = act(new_game(2, inventory=True), "set_inventory", 0, player=1, bag=2, storehouse=3)
+    assert refused(state, "crystallize", 0, player=1, item="card", magic=5, spent=4) == (
+        "Ben has 2 in the Bag and 3 in the Storehouse: 4 from the Bag and 0 from the Storehouse "
+        "do not fit.")
+    assert "do not fit" in refused(state, "crystallize", 0, player=1, item="card", magic=5, spent=4,
+                                   from_storehouse=4)
+    assert "cannot come from the Storehouse" in refused(state, "crystallize", 0, player=1, item="card",
+                                                        magic=1, spent=1, from_storehouse=2)
 
 
 # ----------------------------------------------------------------- inventory mode
@@ -260,12 +284,88 @@ def test_preparation_gives_a_flower_per_cultivation_tile_from_round_two_within_t
         in state["events"]
 
 
+def in_preparation(state: dict) -> dict:
+    """End round 1 quickly and start round 2, which opens with its Preparation Phase."""
+    return act(end_round_quickly(state), "next_round")
+
+
 def test_storing_pays_one_flower_and_stores_one():
-    state = act(new_game(2, inventory=True), "set_inventory", 0, player=1, bag=3, storehouse=0)
+    """Rulebook: "they may pay one Flower of Defilement from their Bag to the Supply, and then
+    move one Flower of Defilement of the same color from their Bag to their Storehouse."
+    """
+    state = act(in_preparation(new_game(2, inventory=True)), "set_inventory", 0, player=1, bag=3,
+                storehouse=0)
     state = act(state, "store", 0, player=1)
     assert (state["boards"][1]["bag"], state["boards"][1]["storehouse"]) == (1, 1)
     assert "needs 2 Flowers" in refused(state, "store", 0, player=1)
-    assert "Inventory mode is off" in refused(new_game(2), "store", 0, player=1)
+    assert "Inventory mode is off" in refused(in_preparation(new_game(2)), "store", 0, player=1)
+
+
+def test_round_one_has_no_preparation_so_no_storing():
+    """Rulebook: "This phase does not occur in the first round of the game."
+    """
+    state = act(new_game(2, inventory=True), "set_inventory", 0, player=1, bag=3, storehouse=0)
+    assert state["phase"] == "reveal"
+    assert refused(state, "store", 0, player=1) == (
+        "Storing happens in the Preparation Phase, which round 1 does not have: it comes at the "
+        "start of round 2.")
+
+
+def test_storing_in_the_middle_of_exploration_is_refused():
+    """Rulebook: the Preparation Phase comes first ("Each round consists of three phases, played
+    in order: the Exploration Preparation Phase, the Exploration Phase and the End Phase"), and
+    storing is part of it."""
+    state = act(in_preparation(new_game(2, inventory=True)), "set_inventory", 0, player=1, bag=3,
+                storehouse=0)
+    state = act(state, "start_exploration", 1)
+    assert "round 2's Exploration has started" in refused(state, "store", 0, player=1)
+    assert "round 2's Exploration has started" in refused(reveal(state, 1), "store", 0, player=1)
+    state = everyone(reveal(state, 1), "return")
+    assert state["phase"] == "end"
+    assert "round 2's Exploration has started" in refused(state, "store", 0, player=1)
+
+
+def test_preparation_comes_after_the_cultivation_gains_and_before_the_first_card():
+    """Rulebook: "Each player who owns a Cultivation Crystal Tile gains one Flower ... After that,
+    as many times as the player likes, they may pay one Flower ... This is called storing."
+    """
+    state = act(new_game(2, inventory=True), "crystallize", 0, player=0, item="cultivation",
+                color="red", magic=0)
+    state = act(state, "set_inventory", 0, player=0, bag=1, storehouse=0)
+    state = in_preparation(state)
+    assert (state["round"], state["phase"], state["boards"][0]["bag"]) == (2, "prepare", 2)
+    # The Flower gained from Cultivation can be stored at once.
+    state = act(state, "store", 0, player=0)
+    assert (state["boards"][0]["bag"], state["boards"][0]["storehouse"]) == (0, 1)
+    assert "Preparation Phase" in refused(state, "reveal", 1, card=1, flowers=1)
+    assert "Exploration has not started" in refused(state, "choose", 0, choice="stay", decision=1)
+
+
+def test_exploration_starts_once_everyone_is_done_preparing():
+    state = in_preparation(new_game(3, inventory=True))
+    state = act(state, "done_preparing", 0, player=0)
+    assert state["phase"] == "prepare" and "Waiting for Ben and Cara" in state["events"][-1]
+    assert "already done" in refused(state, "done_preparing", 1, player=0)
+    # A phone passed around (or one player for another) marks a player done too.
+    state = act(state, "done_preparing", 0, player=2)
+    view = wf.view(state, None)
+    assert (view["prepared"], view["preparing"]) == ([0, 2], [1])
+    state = act(state, "done_preparing", 1, player=1)
+    assert state["phase"] == "reveal" and wf.view(state, None)["prepared"] == []
+    assert state["events"][-1] == "Exploration: Ben reveals the first card."
+
+
+def test_the_leader_may_start_exploration_before_everyone_is_done():
+    """Rulebook: "The leader player chooses one Exploration Card lying face down in the forest and
+    turns it face up": the leader opens the Exploration Phase, so the leader moves the table on."""
+    state = in_preparation(new_game(3))
+    assert state["leader"] == 1
+    assert "Ben, the leader, starts Exploration" in refused(state, "start_exploration", 0)
+    state = act(state, "start_exploration", 1)
+    assert state["phase"] == "reveal"
+    # A second tap for the same round is refused and changes nothing.
+    assert "Exploration has started" in refused(state, "start_exploration", 1, round=2)
+    assert "has not come yet" in refused(state, "start_exploration", 1, round=3)
 
 
 # ----------------------------------------------------------------- Witches and Forest Magic Tiles
@@ -348,17 +448,23 @@ def test_run_outs_make_the_round_after_the_second_one_final():
         assert not state["final_round"]
         state = act(play_round(state, cards), "next_round")
         assert (state["draw"], state["discard"], state["run_outs"], state["final_round"]) == piles
-    assert state["round"] == 7 and "Final round!" in state["events"]
+        events = state["events"]
+        state = act(state, "start_exploration", state["leader"])
+    assert state["round"] == 7 and "Final round!" in events
     assert wf.view(state, None)["final_round"] is True
     state = play_round(state, 3)
+    assert state["phase"] == "tally"
+    assert refused(state, "next_round") == ("The final round's Exploration is over: finish "
+                                            "Crystallization, then confirm the final tally.")
+    state = act(act(state, "set_magic", 0, player=0, magic=1), "confirm_tally")
     assert state["phase"] == "over"
-    assert refused(state, "next_round") == "The game is over."
+    assert refused(state, "next_round") == "The game is over: undo the last move to change the tally."
 
 
 def test_a_draw_pile_emptied_exactly_counts_as_a_run_out():
     state = new_game(2)
     for cards in (9, 9):
-        state = act(play_round(state, cards), "next_round")
+        state = next_round(play_round(state, cards))
     state = act(play_round(state, 3), "next_round")
     assert (state["draw"], state["discard"], state["run_outs"]) == (21, 0, 1)
     assert "Draw pile ran out (1st time): discard shuffled into a new draw pile." in state["events"]
@@ -375,7 +481,7 @@ def test_setting_run_outs_to_two_during_a_round_makes_it_the_final_round():
     state = act(reveal(new_game(2), 1), "set_run_outs", 0, count=2)
     assert state["final_round"]
     state = everyone(state, "return")
-    assert state["phase"] == "over"
+    assert state["phase"] == "tally"
 
 
 def test_setting_run_outs_to_two_between_rounds_makes_the_next_round_final():
@@ -397,9 +503,32 @@ def test_finish_ends_the_game_only_between_rounds():
     refused(state, "finish")
     state = act(end_round_quickly(state), "finish")
     assert state["phase"] == "over"
-    assert refused(state, "reveal", 0, card=1, flowers=1) == "The game is over."
-    # The last returners still log what they crystallized, and it counts.
-    assert act(state, "crystallize", 0, player=0, item="card", magic=3)["boards"][0]["magic"] == 3
+    assert refused(state, "reveal", 0, card=1, flowers=1) == (
+        "The game is over: undo the last move to change the tally.")
+
+
+def test_a_game_ended_early_is_recorded_as_such_and_names_no_winner():
+    """Rulebook: "The player who holds the highest total of Magic at the end of the game wins",
+    and "When the Exploration Phase of the final round ends, the game ends": a game stopped
+    before its final round has no winner by the rules, so none is named; who led is kept."""
+    state = act(end_round_quickly(new_game(3)), "set_magic", 0, player=1, magic=9)
+    state = act(next_round(state), "set_magic", 0, player=2, magic=4)
+    state = act(end_round_quickly(state), "finish")
+    summary = ("Ended early after round 2: no winner is named, as the rulebook names one only "
+               "after the final round. Ben led with 15 Magic.")  # 9 + 2 Forest Magic Tiles
+    assert state["ended_early"] and state["events"] == [summary]
+    result = wf.outcome(state)
+    assert result["ended_early"] is True and result["summary"] == summary
+    assert [(p["place"], p["winner"]) for p in result["players"]] == [(3, False), (1, False), (2, False)]
+    view = wf.view(state, None)
+    assert (view["ended_early"], view["winners"], view["decided_by"]) == (True, [], summary)
+    assert wf.describe("finish", {}, 0, NAMES[:3]) == "Ana ended the game early"
+
+
+def test_a_game_played_to_the_end_is_not_marked_ended_early():
+    state = act(final_tally(2), "set_magic", 0, player=1, magic=2)
+    state = act(state, "confirm_tally")
+    assert wf.outcome(state)["ended_early"] is False and not wf.view(state, None)["ended_early"]
 
 
 # ----------------------------------------------------------------- choosing
@@ -499,6 +628,25 @@ def test_pending_picks_of_other_seats_never_show_in_a_view(viewer):
         assert {key for key in stay if stay[key] != back[key]} == {"my_choice"}
 
 
+def test_the_preparation_and_tally_steps_hold_no_pick_for_anyone_to_read():
+    """The last card's picks are cleared when Exploration ends: in the Preparation Phase and the
+    final tally no seat has a secret, and every seat reads the same view."""
+    state = pick(reveal(new_game(3), 1), {0: "stay", 1: "return"})
+    state = pick(state, {2: "return"})
+    state = pick(reveal(state, 1), {0: "return"})
+    for stage in (act(state, "next_round"), act(act(state, "set_run_outs", 0, count=2), "next_round")):
+        if stage["final_round"]:
+            stage = everyone(reveal(act(stage, "start_exploration", 1), 1), "return")
+            assert stage["phase"] == "tally"
+        else:
+            assert stage["phase"] == "prepare"
+        assert stage["picks"] == [None, None, None]
+        assert not any(wf.secret_open(stage, seat) for seat in range(3))
+        seen = {json.dumps(dict(wf.view(stage, viewer), seat=None), sort_keys=True)
+                for viewer in (None, 0, 1, 2)}
+        assert len(seen) == 1
+
+
 def test_the_log_line_of_a_pick_never_says_which():
     for choice in ("stay", "return"):
         line = wf.describe("choose", {"choice": choice, "decision": 3}, 0, NAMES[:3])
@@ -520,14 +668,22 @@ def test_log_lines_say_what_happened():
 # ----------------------------------------------------------------- scoring
 
 
+def final_tally(players: int, leader: int = 0) -> dict:
+    """Make round 1 the final round and end its Exploration: the tally is next."""
+    state = act(reveal(new_game(players, leader), 0), "set_run_outs", 0, count=2)
+    state = everyone(state, "return")
+    assert state["phase"] == "tally"
+    return state
+
+
 def scored(magic: list[int], flowers: list[int], tiles: list[int] | None = None) -> dict:
-    """Finish a game at once, then set the final tally through corrections."""
-    state = act(end_round_quickly(new_game(len(magic))), "finish")
+    """Play the final round at once, set the final tally through corrections, confirm it."""
+    state = final_tally(len(magic))
     for seat in range(len(magic)):
         state = act(state, "set_magic", 0, player=seat, magic=magic[seat])
         state = act(state, "set_final_flowers", 0, player=seat, count=flowers[seat])
         state = act(state, "set_forest_magic", 0, player=seat, count=(tiles or [0] * len(magic))[seat])
-    return wf.view(state, None)
+    return wf.view(act(state, "confirm_tally"), None)
 
 
 def test_most_magic_wins_counting_forest_magic_tiles_as_three():
@@ -556,6 +712,101 @@ def test_a_three_way_tie_partly_broken_by_flowers():
     assert view["winners"] == [0, 2]
     assert view["decided_by"] == ("Ana, Ben and Cara all have 23 Magic; Ana and Cara share the victory "
                                   "with 3 Flowers left each (Ben has 1).")
+
+
+def test_places_below_the_lead_go_by_magic_alone_and_ties_share():
+    """Rulebook: "If the leading players are tied, the tied player with more Flowers of Defilement
+    on their personal board wins." Flowers break a tie for the lead, nothing below it."""
+    view = scored([30, 20, 20, 10], [0, 1, 9, 5])
+    assert [(row["name"], row["place"]) for row in view["standings"]] == [
+        ("Ana", 1), ("Ben", 2), ("Cara", 2), ("Dan", 4)]
+    # A tie for the lead broken by Flowers still gives the one behind the next place.
+    view = scored([20, 20, 15, 15], [4, 2, 0, 7])
+    assert [(row["name"], row["place"]) for row in view["standings"]] == [
+        ("Ana", 1), ("Ben", 2), ("Cara", 3), ("Dan", 3)]
+
+
+def test_the_result_waits_for_the_final_crystallization_and_the_confirmed_tally():
+    """Rulebook: "When the Exploration Phase of the final round ends, the game ends", after which
+    "each player adds up the Magic": the returners of the final round still crystallize, and
+    only then is the tally read."""
+    state = final_tally(2)
+    assert wf.outcome(state) is None
+    view = wf.view(state, None)
+    assert (view["phase"], view["game_over"], view["winners"], view["decided_by"]) == (
+        "tally", False, [], None)
+    assert not any("wins" in line or "share the victory" in line for line in state["events"])
+    # The last returner's Crystallization counts, then the players confirm.
+    state = act(state, "crystallize", 1, player=1, item="card", magic=4)
+    state = act(state, "confirm_tally", 1)
+    assert state["phase"] == "over" and state["events"] == ["Final tally confirmed.",
+                                                             "Ben wins with 7 Magic."]
+    assert wf.outcome(state)["summary"] == "Ben wins with 7 Magic."
+    assert wf.describe("confirm_tally", {}, 1, NAMES[:2]) == "Ben confirmed the final tally"
+
+
+def test_a_tie_for_the_lead_asks_for_the_flowers_left_before_the_result():
+    """Rulebook: "If the leading players are tied, the tied player with more Flowers of Defilement
+    on their personal board wins." Flowers nobody entered are not 0: they are asked for."""
+    state = act(final_tally(3), "set_magic", 0, player=0, magic=1)
+    state = act(state, "set_magic", 0, player=2, magic=1)
+    assert wf.view(state, None)["flowers_missing"] == [0, 2] and wf.view(state, None)["lead_tied"]
+    assert refused(state, "confirm_tally") == (
+        "Ana and Cara are tied for the lead on 4 Magic: enter the Flowers left for Ana and Cara "
+        "first, they break the tie.")
+    state = act(state, "set_final_flowers", 0, player=0, count=2)
+    assert "for Cara first" in refused(state, "confirm_tally")
+    state = act(state, "set_final_flowers", 0, player=2, count=3)
+    assert wf.view(state, None)["flowers_missing"] == []
+    state = act(state, "confirm_tally")
+    assert state["events"][-1] == "Ana and Cara both have 4 Magic; Cara wins with more Flowers left (3 to 2)."
+
+
+def test_without_a_tie_for_the_lead_no_flowers_are_asked():
+    state = act(final_tally(3), "set_magic", 0, player=1, magic=1)
+    view = wf.view(state, None)
+    assert (view["flowers_missing"], view["lead_tied"]) == ([], False)
+    assert act(state, "confirm_tally")["phase"] == "over"
+
+
+def test_in_the_tally_only_the_tally_moves():
+    state = final_tally(2)
+    for action, params in (("reveal", {"card": 2, "flowers": 1}), ("next_round", {}), ("finish", {}),
+                           ("set_run_outs", {"count": 1}), ("set_draw_pile", {"count": 3})):
+        assert "confirm the final tally" in refused(state, action, 0, **params)
+    assert "comes after the final round" in refused(new_game(2), "confirm_tally")
+
+
+def test_forest_magic_tiles_can_be_corrected_beyond_eight():
+    """Rulebook: "The Supply is considered unlimited. If a component runs out, use a substitute."
+    -- so a player may hold a 9th Forest Magic Tile, and the correction allows it."""
+    state = act(new_game(2), "set_forest_magic", 0, player=1, count=9)
+    assert wf.view(state, None)["boards"][1]["forest_tiles"] == 9
+    state = act(state, "set_forest_magic", 0, player=1, count=wf.MAX_FOREST_TILES)
+    assert state["boards"][1]["forest_tiles"] == wf.MAX_FOREST_TILES
+    assert "above the highest" in refused(state, "set_forest_magic", 0, player=1,
+                                          count=wf.MAX_FOREST_TILES + 1)
+
+
+def test_a_run_out_correction_is_kept():
+    """Rulebook: "The round after the Exploration Card draw pile runs out for the second time
+    becomes the final round": the count the players set is the count the app goes on from."""
+    state = act(new_game(2), "set_run_outs", 0, count=1)
+    assert state["run_outs"] == 1 and wf.view(state, None)["run_outs"] == 1
+    assert not state["final_round"]
+    # The next run-out is then the second: it makes the round after it final.
+    for cards in (9, 9):
+        state = next_round(play_round(state, cards))
+    state = act(play_round(state, 5), "next_round")
+    assert (state["run_outs"], state["final_round"]) == (2, True)
+
+
+def test_the_view_carries_the_setup_notes_and_the_next_leader():
+    view = wf.view(new_game(3, leader=2), None)
+    assert view["setup_notes"] == wf.setup_notes(3)
+    assert "Put tiles 4 and 5 of each of the 9 Ability Crystal Tile stacks back in the box (18 tiles)." \
+        in view["setup_notes"]
+    assert view["next_leader"] == 0
 
 
 def test_flowers_left_default_to_the_tracked_bag_and_storehouse():
@@ -604,6 +855,12 @@ def next_move(rng: random.Random, state: dict, sensible: float) -> tuple[str, di
             return "choose", {"choice": choice, "decision": state["decision"]}, seat
         if phase == "end":
             return "next_round", {"round": state["round"] + 1}, rng.randrange(seat_count)
+        if phase == "prepare":
+            if rng.random() < 0.5:
+                return "start_exploration", {"round": state["round"]}, state["leader"]
+            return "done_preparing", {"player": rng.randrange(seat_count)}, rng.randrange(seat_count)
+        if phase == "tally":
+            return "confirm_tally", {}, rng.randrange(seat_count)
     action = rng.choice(sorted(wf.ACTIONS))
     return action, raw_params(rng, wf.ACTIONS[action], seat_count), rng.randrange(seat_count)
 
@@ -660,11 +917,17 @@ def play_random_game(seat_count, inventory, leader, seed, sensible, steps=500):
             else:
                 assert after["final_round"] == before["final_round"]
         if after["phase"] == "over" and before["phase"] != "over":
-            assert action == "finish" or (
-                before["final_round"] and action in ("reveal", "choose", "correct_card"))
+            assert action == "finish" or (before["phase"] == "tally" and action == "confirm_tally")
+            assert after["ended_early"] == (action == "finish")
+        if after["phase"] == "tally" and before["phase"] != "tally":
+            assert before["final_round"] and action in ("reveal", "choose", "correct_card")
         if before["final_round"] and before["phase"] in ("reveal", "choose") and after["phase"] not in (
                 "reveal", "choose"):
-            assert after["phase"] == "over"
+            assert after["phase"] == "tally"
+        # The result is announced only once the game is over.
+        assert (wf.outcome(after) is None) == (after["phase"] != "over")
+        if action in ("store", "done_preparing", "start_exploration"):
+            assert before["phase"] == "prepare"
         if after["phase"] == "choose":
             viewer = rng.choice([None, *range(seat_count)])
             assert json.dumps(wf.view(after, viewer)) == json.dumps(
@@ -716,16 +979,18 @@ def test_a_second_next_round_is_refused_and_changes_nothing():
     state = act(state, "next_round", round=2)
     assert state["round"] == 2 and state["leader"] == 1
     assert refused(state, "next_round", round=2) == (
-        "That was for starting round 2, which is already done; it is now round 2, card 1 to "
-        "reveal.")
+        "That was for starting round 2, which is already done; it is now round 2's Preparation "
+        "Phase.")
     assert "has not come yet" in refused(state, "next_round", round=4)
     assert "still going on" in refused(state, "next_round", round=3)
 
 
 def test_the_view_names_the_card_to_reveal_only_while_one_is_due():
     state = new_game(2)
-    assert wf.view(state, None)["steps"] == {"reveal": 1, "next_round": 2}
+    assert wf.view(state, None)["steps"] == {"reveal": 1, "next_round": 2, "start_exploration": None}
     state = reveal(state, 2)
-    assert wf.view(state, None)["steps"] == {"reveal": None, "next_round": 2}
+    assert wf.view(state, None)["steps"] == {"reveal": None, "next_round": 2, "start_exploration": None}
     state = everyone(state, "stay")
-    assert wf.view(state, None)["steps"] == {"reveal": 2, "next_round": 2}
+    assert wf.view(state, None)["steps"] == {"reveal": 2, "next_round": 2, "start_exploration": None}
+    state = act(everyone(reveal(state, 0), "return"), "next_round")
+    assert wf.view(state, None)["steps"] == {"reveal": None, "next_round": 3, "start_exploration": 2}

@@ -1,32 +1,214 @@
-"""The Wicked Forest through the web layer: a whole short game, and the private screen."""
+"""The Wicked Forest through the web layer: a whole short game, the private screen, and each
+rule driven through the JSON API (POST /api/tables/<code>/actions)."""
 
+import json
 import re
+from html import unescape
 
-from .helpers import act, hidden, hx_post, kept_in_place, take, toast
+from .helpers import act, hidden, hx_post, kept_in_place, take, toast, version_of
 
 
-def new_table(client, players=("Ana", "Ben")):
+def new_table(client, players=("Ana", "Ben"), inventory=False):
     resp = client.post("/api/tables", json={"game": "wicked-forest", "players": list(players),
-                                            "options": {"first_leader": "0"}})
+                                            "options": {"first_leader": "0", "inventory": inventory}})
     assert resp.status_code == 201
     return resp.get_json()["code"]
 
 
+def sit_everyone(client, code):
+    client.post(f"/join/{code}", data={"seat": "all"})
+
+
+def view_of(client, code):
+    return client.get(f"/api/tables/{code}").get_json()["view"]
+
+
+def ok(resp):
+    assert resp.status_code == 200, resp.get_json()
+    return resp.get_json()["view"]
+
+
+def refusal(resp):
+    """A JSON refusal: 400 with the reason, the table as it was."""
+    assert resp.status_code == 400, resp.get_json()
+    return resp.get_json()["error"]
+
+
+def everyone_returns(client, code, flowers=0):
+    act(client, code, "reveal", {"flowers": flowers, "witch": False}, seat=view_of(client, code)["leader"])
+    view = view_of(client, code)
+    for seat in view["in_forest"]:
+        ok(act(client, code, "choose", {"choice": "return", "decision": view["decision"]}, seat=seat))
+
+
+def to_final_tally(client, code):
+    """Round 1 made the final round; everyone returns on card 1: the tally is next."""
+    ok(act(client, code, "set_run_outs", {"count": 2}, seat=0))
+    everyone_returns(client, code, flowers=4)
+    assert view_of(client, code)["phase"] == "tally"
+
+
+def now_card(html):
+    """The first section.card.now[data-primary]: what this phone must do now."""
+    return re.search(r'<section class="card now[^"]*"[^>]*data-primary.*?</section>', html, re.S).group(0)
+
+
+def history_summaries(client):
+    games = client.get("/api/history").get_json()["games"]
+    return [client.get(f"/api/history/{g['id']}").get_json()["outcome"]["summary"] for g in games]
+
+
 def test_a_short_game_reaches_scoring_on_the_page(client):
     code = new_table(client)
-    client.post(f"/join/{code}", data={"seat": "all"})
-    assert act(client, code, "set_run_outs", {"count": 2}, seat=0).status_code == 200
-    act(client, code, "reveal", {"flowers": 4, "witch": False}, seat=0)
-    decision = client.get(f"/api/tables/{code}?seat=0").get_json()["view"]["decision"]
-    act(client, code, "choose", {"choice": "return", "decision": decision}, seat=0)
-    act(client, code, "choose", {"choice": "return", "decision": decision}, seat=1)
+    sit_everyone(client, code)
+    to_final_tally(client, code)
     act(client, code, "crystallize", {"player": 0, "magic": 5, "item": "card"}, seat=0)
-    view = client.get(f"/api/tables/{code}").get_json()["view"]
-    assert view["phase"] == "over" or view["final_round"]
-    if view["phase"] != "over":
-        act(client, code, "finish", {}, seat=0)
     page = client.get(f"/t/{code}").get_data(as_text=True)
-    assert "🏆" in page and "Ana wins with 8 Magic" in page
+    assert "Confirm the final tally" in now_card(page) and "🏆" not in page
+    ok(act(client, code, "confirm_tally", {}, seat=1))
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "🏆" in now_card(page) and "Ana wins with 8 Magic" in page
+    # A number found wrong afterwards: the game is over, so undo the confirmation and fix it.
+    assert "undo the last move" in refusal(act(client, code, "set_magic", {"player": 1, "magic": 9}, seat=0))
+    resp = client.post(f"/api/tables/{code}/undo", json={"version": version_of(client, code)})
+    assert resp.status_code == 200 and resp.get_json()["view"]["phase"] == "tally"
+
+
+def test_api_storing_happens_only_in_the_preparation_phase_of_rounds_two_on(client):
+    """Rulebook: "This phase does not occur in the first round of the game." and storing comes
+    "After that" -- after the Cultivation gains of the Preparation Phase."""
+    code = new_table(client, inventory=True)
+    sit_everyone(client, code)
+    ok(act(client, code, "set_inventory", {"player": 0, "bag": 4, "storehouse": 0}, seat=0))
+    assert "round 1 does not have" in refusal(act(client, code, "store", {"player": 0}, seat=0))
+    everyone_returns(client, code)
+    assert "round 1 does not have" in refusal(act(client, code, "store", {"player": 0}, seat=0))
+    view = ok(act(client, code, "next_round", {}, seat=0))
+    assert (view["round"], view["phase"], view["preparing"]) == (2, "prepare", [0, 1])
+    assert "done preparing" in now_card(board(client, code))
+    view = ok(act(client, code, "store", {"player": 0}, seat=0))
+    assert (view["boards"][0]["bag"], view["boards"][0]["storehouse"]) == (2, 1)
+    view = ok(act(client, code, "done_preparing", {"player": 0}, seat=0))
+    assert (view["prepared"], view["preparing"], view["phase"]) == ([0], [1], "prepare")
+    view = ok(act(client, code, "done_preparing", {"player": 1}, seat=1))
+    assert view["phase"] == "reveal"
+    assert "Exploration has started" in refusal(act(client, code, "store", {"player": 0}, seat=0))
+
+
+def test_api_only_the_leader_starts_exploration_early(client):
+    code = new_table(client)
+    sit_everyone(client, code)
+    everyone_returns(client, code)
+    ok(act(client, code, "next_round", {}, seat=0))
+    assert "Ben, the leader" in refusal(act(client, code, "start_exploration", {}, seat=0))
+    view = ok(act(client, code, "start_exploration", {}, seat=1))
+    assert view["phase"] == "reveal" and view["steps"]["start_exploration"] is None
+
+
+def test_api_forest_magic_tiles_are_unlimited(client):
+    """Rulebook: "The Supply is considered unlimited."
+    """
+    code = new_table(client)
+    sit_everyone(client, code)
+    view = ok(act(client, code, "set_forest_magic", {"player": 1, "count": 9}, seat=0))
+    assert view["boards"][1]["forest_tiles"] == 9 and view_of(client, code)["boards"][1]["forest_tiles"] == 9
+    assert 'aria-label="Ben Forest Magic Tiles plus one"' in board(client, code)
+    assert re.search(r'value="10" (?!disabled)[^>]*aria-label="Ben Forest Magic Tiles plus one"', board(client, code))
+
+
+def test_api_result_waits_for_the_confirmed_tally_and_asks_flowers_only_on_a_tie(client):
+    """Rulebook: "If the leading players are tied, the tied player with more Flowers of Defilement
+    on their personal board wins." Nobody's Flowers count as 0 for lack of being entered."""
+    code = new_table(client, ("Ana", "Ben", "Cara"))
+    sit_everyone(client, code)
+    to_final_tally(client, code)
+    view = view_of(client, code)
+    assert (view["game_over"], view["decided_by"], view["winners"], view["flowers_missing"]) == (
+        False, None, [], [0, 1, 2])
+    assert history_summaries(client) == []
+    # Flowers are asked for on the page only while the lead is tied.
+    assert 'id="wf-flowers-0"' in now_card(board(client, code))
+    error = refusal(act(client, code, "confirm_tally", {}, seat=0))
+    assert error == ("Ana, Ben and Cara are tied for the lead on 3 Magic: enter the Flowers left for "
+                     "Ana, Ben and Cara first, they break the tie.")
+    ok(act(client, code, "crystallize", {"player": 1, "magic": 2, "item": "card"}, seat=1))
+    view = ok(act(client, code, "crystallize", {"player": 2, "magic": 2, "item": "card"}, seat=2))
+    assert view["flowers_missing"] == [1, 2]
+    assert 'id="wf-flowers-0"' not in board(client, code)
+    ok(act(client, code, "set_final_flowers", {"player": 1, "count": 2}, seat=0))
+    ok(act(client, code, "set_final_flowers", {"player": 2, "count": 2}, seat=0))
+    view = ok(act(client, code, "confirm_tally", {}, seat=0))
+    summary = "Ben and Cara share the victory: 5 Magic and 2 Flowers each."
+    assert (view["game_over"], view["decided_by"], view["winners"]) == (True, summary, [1, 2])
+    assert history_summaries(client) == [summary]
+
+
+def test_api_places_below_the_lead_go_by_magic_and_ties_share(client):
+    code = new_table(client, ("Ana", "Ben", "Cara", "Dan"))
+    sit_everyone(client, code)
+    to_final_tally(client, code)
+    for seat, magic in enumerate((9, 1, 1, 0)):
+        ok(act(client, code, "set_magic", {"player": seat, "magic": magic}, seat=0))
+    view = ok(act(client, code, "set_final_flowers", {"player": 1, "count": 7}, seat=0))
+    assert view["flowers_missing"] == []
+    view = ok(act(client, code, "confirm_tally", {}, seat=0))
+    assert [(row["name"], row["place"]) for row in view["standings"]] == [
+        ("Ana", 1), ("Ben", 2), ("Cara", 2), ("Dan", 4)]
+
+
+def test_api_the_player_chooses_to_pay_from_the_storehouse(client):
+    """Rulebook: "Flowers of Defilement in the Storehouse can be used for Crystallization in the
+    same way as those in the Bag."
+    """
+    code = new_table(client, inventory=True)
+    sit_everyone(client, code)
+    ok(act(client, code, "set_inventory", {"player": 0, "bag": 2, "storehouse": 3}, seat=0))
+    view = ok(act(client, code, "crystallize", {"player": 0, "magic": 3, "item": "card", "spent": 2,
+                                                 "from_storehouse": 2}, seat=0))
+    assert (view["boards"][0]["bag"], view["boards"][0]["storehouse"]) == (2, 1)
+    assert "do not fit" in refusal(act(client, code, "crystallize", {
+        "player": 0, "magic": 3, "item": "card", "spent": 2, "from_storehouse": 2}, seat=0))
+    assert 'name="from_storehouse"' in board(client, code)
+
+
+def test_api_end_the_game_now_is_recorded_as_ended_early(client):
+    code = new_table(client)
+    sit_everyone(client, code)
+    everyone_returns(client, code)
+    ok(act(client, code, "set_magic", {"player": 1, "magic": 4}, seat=0))
+    view = ok(act(client, code, "finish", {}, seat=0))
+    summary = ("Ended early after round 1: no winner is named, as the rulebook names one only after "
+               "the final round. Ben led with 7 Magic.")
+    assert (view["ended_early"], view["decided_by"], view["winners"]) == (True, summary, [])
+    assert history_summaries(client) == [summary]
+    (played,) = client.get("/api/history").get_json()["games"]
+    assert summary in unescape(client.get(f"/history/{played['id']}").get_data(as_text=True))
+    page = board(client, code)
+    assert "⏹ " + summary in now_card(page) and "🏆" not in page
+    log = client.get(f"/api/tables/{code}/actions").get_json()
+    assert "Ana ended the game early" in json.dumps(log)
+
+
+def test_api_view_carries_the_setup_notes_the_page_shows(client):
+    code = new_table(client, ("Ana", "Ben", "Cara"))
+    sit_everyone(client, code)
+    view = view_of(client, code)
+    html = board(client, code)
+    shown = re.findall(r"<li>([^<]*)</li>", re.search(r'id="wf-setup".*?</details>', html, re.S).group(0))
+    assert [unescape(line) for line in shown] == view["setup_notes"]
+    assert any("tiles 4 and 5" in line for line in view["setup_notes"])
+    assert view["next_leader"] == 1
+
+
+def test_api_a_run_out_correction_is_saved(client):
+    code = new_table(client)
+    sit_everyone(client, code)
+    ok(act(client, code, "set_run_outs", {"count": 1}, seat=0))
+    # Read back afresh: the stored table holds the correction.
+    assert view_of(client, code)["run_outs"] == 1
+    assert '<b>1/2</b><span>Run-outs</span>' in board(client, code)
+    ok(act(client, code, "set_run_outs", {"count": 2}, seat=0))
+    assert (view_of(client, code)["run_outs"], view_of(client, code)["final_round"]) == (2, True)
 
 
 def test_private_screen_needs_the_seat(client, make_client):

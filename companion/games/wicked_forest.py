@@ -21,7 +21,7 @@ ID = "wicked-forest"
 NAME = "The Wicked Forest"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
-RULES_VERSION = 1
+RULES_VERSION = 2  # 2: the Preparation Phase and the confirmed final tally are steps
 
 DECK_SIZE = 30
 FOREST_SIZE = 9
@@ -33,6 +33,8 @@ BAG_CAPACITY = 6
 EXPANDED_BAG_CAPACITY = 10
 TILE_NUMBERS = 5
 TILE_STACKS = 9  # Cultivation x4 colors, Exchange x4 colors, Expansion
+# The Supply of Forest Magic Tiles is unlimited: this bound only checks what is typed in.
+MAX_FOREST_TILES = 99
 
 COLORS = ("red", "green", "blue", "yellow")
 ITEMS = ("card", "cultivation", "exchange", "expansion")
@@ -44,9 +46,11 @@ ITEM_NAMES = {
     "expansion": "Expansion tile",
 }
 
+PHASE_PREPARE = "prepare"  # rounds 2+: Cultivation gains, then storing
 PHASE_REVEAL = "reveal"
 PHASE_CHOOSE = "choose"
 PHASE_END = "end"
+PHASE_TALLY = "tally"  # the final round's returners crystallize, then the players confirm
 PHASE_OVER = "over"
 
 OPTIONS = (
@@ -73,9 +77,17 @@ ACTIONS: dict[str, ActionSpec] = {
          Param("magic", "int", label="Magic", min=0, max=20),
          Param("item", "choice", label="Item", choices=ITEMS),
          Param("color", "choice", label="Color", choices=COLORS + ("none",), default="none"),
-         Param("spent", "int", label="Flowers spent", min=0, max=20, default=0)),
+         Param("spent", "int", label="Flowers spent", min=0, max=20, default=0),
+         # The player pays from the Bag or the Storehouse as they like: how many from the latter.
+         Param("from_storehouse", "int", label="Flowers from the Storehouse", min=0, max=20,
+               default=0)),
         label="Log Crystallization"),
     "store": ActionSpec("store", (_PLAYER,), label="Store a Flower"),
+    "done_preparing": ActionSpec("done_preparing", (_PLAYER,), label="Done preparing"),
+    "start_exploration": ActionSpec(
+        "start_exploration",
+        (Param("round", "int", label="Round whose Exploration starts", min=2, max=999),),
+        label="Start Exploration", step="round"),
     "set_inventory": ActionSpec(
         "set_inventory",
         (_PLAYER,
@@ -96,7 +108,7 @@ ACTIONS: dict[str, ActionSpec] = {
         label="Correct the run-out count"),
     "set_forest_magic": ActionSpec(
         "set_forest_magic",
-        (_PLAYER, Param("count", "int", label="Forest Magic Tiles", min=0, max=8)),
+        (_PLAYER, Param("count", "int", label="Forest Magic Tiles", min=0, max=MAX_FOREST_TILES)),
         label="Correct Forest Magic Tiles"),
     "set_magic": ActionSpec(
         "set_magic",
@@ -107,11 +119,13 @@ ACTIONS: dict[str, ActionSpec] = {
         (_PLAYER, Param("count", "int", label="Flowers left", min=0, max=99)),
         label="Flowers left on the board"),
     "finish": ActionSpec("finish", (), label="End the game now"),
+    "confirm_tally": ActionSpec("confirm_tally", (), label="Confirm the final tally"),
 }
 
-# Corrections that still make sense once the game is over (the final tally).
-# Returners of the final round still crystallize after the game has ended.
-_ALLOWED_WHEN_OVER = ("crystallize", "set_inventory", "set_forest_magic", "set_magic", "set_final_flowers")
+# Once the final Exploration is over, only the tally moves: the returners' Crystallization,
+# corrections of the numbers scored, and the players' confirmation.
+_TALLY_ACTIONS = ("crystallize", "set_inventory", "set_forest_magic", "set_magic",
+                  "set_final_flowers", "confirm_tally")
 
 
 # ----------------------------------------------------------------- small helpers
@@ -256,6 +270,8 @@ def setup(players: list[str], options: dict) -> dict:
         "discard": 0,
         "run_outs": 0,
         "boards": [_new_board() for _ in players],
+        "prepared": [],  # seats done with the Preparation Phase this round
+        "ended_early": False,  # the players stopped before the final round was played
         "round_scores": [],  # each seat's score at the end of each finished round
         "events": [f"Round 1: {players[leader]} leads. Everyone is in the forest."],
     }
@@ -298,8 +314,11 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     _, parsed = check_action(ACTIONS, action, params if params is not None else {},
                              _seat_count(state))
     _require_seat(state, seat)
-    if state["phase"] == PHASE_OVER and action not in _ALLOWED_WHEN_OVER:
-        raise Rejected("The game is over.")
+    if state["phase"] == PHASE_OVER:
+        raise Rejected("The game is over: undo the last move to change the tally.")
+    if state["phase"] == PHASE_TALLY and action not in _TALLY_ACTIONS:
+        raise Rejected("The final round's Exploration is over: finish Crystallization, "
+                       "then confirm the final tally.")
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
     new_state["events"] = []
@@ -310,11 +329,14 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
 def step_values(state: dict) -> dict:
     """What each step-advancing action must name now: the forest card or the round it starts."""
     return {"reveal": len(state["cards"]) + 1 if state["phase"] == PHASE_REVEAL else None,
-            "next_round": state["round"] + 1}
+            "next_round": state["round"] + 1,
+            "start_exploration": state["round"] if state["phase"] == PHASE_PREPARE else None}
 
 
 def _now_text(state: dict) -> str:
     """Where the table is, for a refusal of an action meant for a step already gone by."""
+    if state["phase"] == PHASE_PREPARE:
+        return f"it is now round {state['round']}'s Preparation Phase"
     if state["phase"] == PHASE_REVEAL:
         return f"it is now round {state['round']}, card {len(state['cards']) + 1} to reveal"
     if state["phase"] == PHASE_CHOOSE:
@@ -332,6 +354,9 @@ def _reveal(state: dict, params: dict, seat: int) -> None:
         raise Rejected("Everyone in the forest must choose Stay or Return before the next card.")
     if state["phase"] == PHASE_END:
         raise Rejected("Exploration is over for this round: start the next round first.")
+    if state["phase"] == PHASE_PREPARE:
+        raise Rejected(f"Round {state['round']} is still in its Preparation Phase: "
+                       f"{state['players'][state['leader']]} starts Exploration first.")
     require_step(named, number, f"card {named}", _now_text(state), past=False)
     state["cards"].append({"flowers": params["flowers"], "witch": params["witch"]})
     number = len(state["cards"])
@@ -426,9 +451,10 @@ def _end_exploration(state: dict) -> None:
     """Close this round's Exploration; the final round's ends the game."""
     state["picks"] = [None] * _seat_count(state)
     if state["final_round"]:
-        state["phase"] = PHASE_OVER
-        state["events"].append("The final round is over: the game ends.")
-        state["events"].append(standings(state)["decided_by"])
+        # The result waits for the returners' Crystallization and the players' word.
+        state["phase"] = PHASE_TALLY
+        state["events"].append("The final round's Exploration is over: the game ends once the "
+                               "returners have crystallized and the players confirm the tally.")
     else:
         state["phase"] = PHASE_END
         state["events"].append("Exploration is over for this round. "
@@ -442,6 +468,8 @@ def _choose(state: dict, params: dict, seat: int) -> None:
     phase = state["phase"]
     if phase == PHASE_END:
         raise Rejected("Exploration is over for this round: there is nothing to choose.")
+    if phase == PHASE_PREPARE:
+        raise Rejected("Exploration has not started yet: wait for the first card.")
     if phase != PHASE_CHOOSE or decision != current:
         if decision > current or current == 0:
             if phase == PHASE_CHOOSE:
@@ -512,13 +540,19 @@ def _crystallize(state: dict, params: dict, seat: int) -> None:
         if _holds(board, "expansion"):
             raise Rejected(f"{name} already holds an Expansion tile: only one per player.")
     if state["inventory"]:
-        have = board["bag"] + board["storehouse"]
-        if spent > have:
-            raise Rejected(f"{name} has only {plural(have, 'Flower')} "
-                           f"({board['bag']} in the Bag, {board['storehouse']} in the Storehouse).")
-        from_bag = min(spent, board["bag"])  # the Bag is emptied before the Storehouse
+        # "Flowers in the Storehouse can be used for Crystallization in the same way as those
+        # in the Bag": the player says how many come from each.
+        from_storehouse = params["from_storehouse"]
+        if from_storehouse > spent:
+            raise Rejected(f"Only {plural(spent, 'Flower')} {'is' if spent == 1 else 'are'} paid: "
+                           f"{from_storehouse} cannot come from the Storehouse.")
+        from_bag = spent - from_storehouse
+        if from_bag > board["bag"] or from_storehouse > board["storehouse"]:
+            raise Rejected(f"{name} has {board['bag']} in the Bag and {board['storehouse']} in the "
+                           f"Storehouse: {from_bag} from the Bag and {from_storehouse} from the "
+                           "Storehouse do not fit.")
         board["bag"] -= from_bag
-        board["storehouse"] -= spent - from_bag
+        board["storehouse"] -= from_storehouse
     board["magic"] += params["magic"]
     board["items"].append({"item": item, "color": color, "magic": params["magic"],
                            "spent": spent, "round": state["round"]})
@@ -529,14 +563,63 @@ def _crystallize(state: dict, params: dict, seat: int) -> None:
 
 
 def _store(state: dict, params: dict, seat: int) -> None:
-    """Pay 1 Flower from the Bag and move 1 more to the Storehouse."""
+    """Pay 1 Flower from the Bag and move 1 more to the Storehouse, in the Preparation Phase."""
     _require_inventory(state)
+    _require_preparation(state, "Storing")
     board = state["boards"][params["player"]]
     if board["bag"] < 2:
         raise Rejected(f"{state['players'][params['player']]} needs 2 Flowers in the Bag to store "
                        "one: 1 to pay, 1 to store.")
     board["bag"] -= 2
     board["storehouse"] += 1
+
+
+def _require_preparation(state: dict, what: str) -> None:
+    """Refuse, with the reason, anything that belongs to the Preparation Phase alone."""
+    if state["phase"] == PHASE_PREPARE:
+        return
+    if state["round"] == 1:
+        raise Rejected(f"{what} happens in the Preparation Phase, which round 1 does not have: "
+                       "it comes at the start of round 2.")
+    raise Rejected(f"{what} happens in the Preparation Phase, before the first card of a round: "
+                   f"round {state['round']}'s Exploration has started.")
+
+
+def _done_preparing(state: dict, params: dict, seat: int) -> None:
+    """Mark a player done storing; once everyone is, Exploration starts."""
+    _require_preparation(state, "Preparing")
+    player = params["player"]
+    prepared = state.setdefault("prepared", [])
+    if player in prepared:
+        raise Rejected(f"{state['players'][player]} is already done preparing.")
+    prepared.append(player)
+    prepared.sort()
+    waiting = [s for s in range(_seat_count(state)) if s not in prepared]
+    if waiting:
+        state["events"].append(f"{state['players'][player]} is done preparing. "
+                               f"Waiting for {join_names(_names(state, waiting))}.")
+    else:
+        state["events"].append("Everyone is done preparing.")
+        _begin_exploration(state)
+
+
+def _start_exploration(state: dict, params: dict, seat: int) -> None:
+    """The leader ends the Preparation Phase for everyone and starts Exploration."""
+    named = params["round"]
+    require_step(named, state["round"], f"round {named}'s Preparation", _now_text(state),
+                 past=named < state["round"], done="is already over")
+    _require_preparation(state, "Starting Exploration")
+    if seat != state["leader"]:
+        raise Rejected(f"{state['players'][state['leader']]}, the leader, starts Exploration; "
+                       "the others tap Done.")
+    _begin_exploration(state)
+
+
+def _begin_exploration(state: dict) -> None:
+    state["phase"] = PHASE_REVEAL
+    state["prepared"] = []
+    state["events"].append(f"Exploration: {state['players'][state['leader']]} reveals the first "
+                           "card.")
 
 
 def _set_inventory(state: dict, params: dict, seat: int) -> None:
@@ -582,7 +665,8 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
     if second_run_out:
         state["final_round_number"] = state["round"]
     state["final_round"] = state["final_round_number"] == state["round"]
-    state["phase"] = PHASE_REVEAL
+    state["phase"] = PHASE_PREPARE
+    state["prepared"] = []
     state["decision"] = 0
     state["in_forest"] = list(range(seat_count))
     state["eliminated"] = []
@@ -600,7 +684,7 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
 
 
 def _preparation(state: dict) -> None:
-    """Give each Cultivation tile's Flower, as far as the Bag has room."""
+    """Give each Cultivation tile's Flower, as far as the Bag has room; then storing is open."""
     for seat, board in enumerate(state["boards"]):
         tiles = len(_tile_colors(board, "cultivation"))
         if not tiles:
@@ -616,6 +700,8 @@ def _preparation(state: dict) -> None:
         if gained < tiles:
             line += f" ({tiles - gained} more would not fit in the Bag)"
         state["events"].append(line + ".")
+    state["events"].append("Preparation: store Flowers if you wish (pay 1 from the Bag, move 1 "
+                           "to the Storehouse), then tap Done.")
 
 
 def _correct_card(state: dict, params: dict, seat: int) -> None:
@@ -669,11 +755,26 @@ def _set_final_flowers(state: dict, params: dict, seat: int) -> None:
 
 
 def _finish(state: dict, params: dict, seat: int) -> None:
-    """End the game between rounds, as the players decided."""
+    """End the game between rounds, as the players decided: early, so nobody wins."""
     if state["phase"] != PHASE_END:
         raise Rejected("The game can be ended only between rounds, once Exploration is over.")
     state["phase"] = PHASE_OVER
-    state["events"].append("The players end the game here.")
+    state["ended_early"] = True
+    state["events"].append(standings(state)["decided_by"])
+
+
+def _confirm_tally(state: dict, params: dict, seat: int) -> None:
+    """The players confirm the final numbers: the result is announced now."""
+    if state["phase"] != PHASE_TALLY:
+        raise Rejected("The final tally comes after the final round's Exploration.")
+    missing = flowers_missing(state)
+    if missing:
+        leaders = _lead(standings(state)["standings"])
+        raise Rejected(f"{join_names([row['name'] for row in leaders])} are tied for the lead on "
+                       f"{leaders[0]['score']} Magic: enter the Flowers left for "
+                       f"{join_names(_names(state, missing))} first, they break the tie.")
+    state["phase"] = PHASE_OVER
+    state["events"].append("Final tally confirmed.")
     state["events"].append(standings(state)["decided_by"])
 
 
@@ -682,6 +783,8 @@ _HANDLERS = {
     "choose": _choose,
     "crystallize": _crystallize,
     "store": _store,
+    "done_preparing": _done_preparing,
+    "start_exploration": _start_exploration,
     "set_inventory": _set_inventory,
     "next_round": _next_round,
     "correct_card": _correct_card,
@@ -691,49 +794,84 @@ _HANDLERS = {
     "set_magic": _set_magic,
     "set_final_flowers": _set_final_flowers,
     "finish": _finish,
+    "confirm_tally": _confirm_tally,
 }
 
 
 # ----------------------------------------------------------------- scoring
 
 
+def _lead(rows: list[dict]) -> list[dict]:
+    """The rows tied on the highest score, in seat order."""
+    top_score = max(row["score"] for row in rows)
+    return sorted((row for row in rows if row["score"] == top_score), key=lambda row: row["seat"])
+
+
+def flowers_missing(state: dict) -> list[int]:
+    """Seats tied for the lead whose Flowers left nobody has entered: the tie-break needs them.
+
+    In inventory mode the Bag and Storehouse are tracked, so nothing is missing.
+    """
+    if state["inventory"]:
+        return []
+    lead = _lead(_rows(state))
+    if len(lead) < 2:
+        return []
+    return [row["seat"] for row in lead if state["boards"][row["seat"]]["final_flowers"] is None]
+
+
+def _rows(state: dict) -> list[dict]:
+    return [{
+        "seat": seat,
+        "name": state["players"][seat],
+        "magic": board["magic"],
+        "forest_tiles": board["forest_tiles"],
+        "score": board["magic"] + FOREST_TILE_MAGIC * board["forest_tiles"],
+        "flowers": flowers_left(state, seat),
+    } for seat, board in enumerate(state["boards"])]
+
+
 def standings(state: dict) -> dict:
-    """Rank the players: Magic plus Forest Magic Tiles, then Flowers left, else shared."""
-    players = state["players"]
-    rows = []
-    for seat, board in enumerate(state["boards"]):
-        rows.append({
-            "seat": seat,
-            "name": players[seat],
-            "magic": board["magic"],
-            "forest_tiles": board["forest_tiles"],
-            "score": board["magic"] + FOREST_TILE_MAGIC * board["forest_tiles"],
-            "flowers": flowers_left(state, seat),
-        })
+    """Rank the players by Magic (Forest Magic Tiles included); Flowers break a tie for the lead only.
+
+    Players below the lead tied on Magic share a place. A game ended early names no winner.
+    """
+    rows = _rows(state)
+    lead = _lead(rows)
+    top_score = lead[0]["score"]
+    early = bool(state.get("ended_early"))
+    most_flowers = max(row["flowers"] for row in lead)
     for row in rows:
-        row["place"] = 1 + sum(1 for other in rows
-                               if (other["score"], other["flowers"]) > (row["score"], row["flowers"]))
+        place = 1 + sum(1 for other in rows if other["score"] > row["score"])
+        if row in lead and not early:
+            # "If the leading players are tied, the tied player with more Flowers ... wins."
+            place += sum(1 for other in lead if other["flowers"] > row["flowers"])
+        row["place"] = place
     rows.sort(key=lambda row: (row["place"], row["seat"]))
-    top_score = rows[0]["score"]
-    tied = sorted((row for row in rows if row["score"] == top_score), key=lambda row: row["seat"])
-    most_flowers = max(row["flowers"] for row in tied)
-    winners = [row for row in tied if row["flowers"] == most_flowers]
-    behind = [row for row in tied if row["flowers"] < most_flowers]
+    lead_names = join_names([row["name"] for row in lead])
+    if early:
+        each = " each" if len(lead) > 1 else ""
+        return {"standings": rows, "winners": [],
+                "decided_by": (f"Ended early after round {state['round']}: no winner is named, "
+                               "as the rulebook names one only after the final round. "
+                               f"{lead_names} led with {top_score} Magic{each}.")}
+    winners = [row for row in lead if row["flowers"] == most_flowers]
+    behind = [row for row in lead if row["flowers"] < most_flowers]
     winner_names = join_names([row["name"] for row in winners])
-    if len(tied) == 1:
+    if len(lead) == 1:
         decided_by = f"{winner_names} wins with {top_score} Magic."
     else:
-        everyone_tied = "both" if len(tied) == 2 else "all"
-        lead = f"{join_names([row['name'] for row in tied])} {everyone_tied} have {top_score} Magic"
+        everyone_tied = "both" if len(lead) == 2 else "all"
+        tied = f"{lead_names} {everyone_tied} have {top_score} Magic"
         if len(winners) == 1:
             others = join_names([str(row["flowers"]) for row in behind])
-            decided_by = f"{lead}; {winner_names} wins with more Flowers left ({most_flowers} to {others})."
+            decided_by = f"{tied}; {winner_names} wins with more Flowers left ({most_flowers} to {others})."
         elif not behind:
             decided_by = (f"{winner_names} share the victory: {top_score} Magic and "
                           f"{plural(most_flowers, 'Flower')} each.")
         else:
             others = join_names([f"{row['name']} has {row['flowers']}" for row in behind])
-            decided_by = (f"{lead}; {winner_names} share the victory with "
+            decided_by = (f"{tied}; {winner_names} share the victory with "
                           f"{plural(most_flowers, 'Flower')} left each ({others}).")
     return {"standings": rows, "winners": sorted(row["seat"] for row in winners),
             "decided_by": decided_by}
@@ -745,7 +883,10 @@ def _scores(state: dict) -> list[int]:
 
 
 def outcome(state: dict) -> dict | None:
-    """The result for the game history: the final standings and the score after each round."""
+    """The result for the game history: the final standings and the score after each round.
+
+    None until the players have confirmed the final tally (or ended the game early).
+    """
     if state.get("phase") != PHASE_OVER:
         return None
     result = standings(state)
@@ -763,6 +904,7 @@ def outcome(state: dict) -> dict | None:
         "rounds": state["round"],
         "score_by_round": by_round,
         "summary": result["decided_by"],
+        "ended_early": bool(state.get("ended_early")),
     }
 
 
@@ -819,6 +961,8 @@ def view(state: dict, seat: int | None) -> dict:
             "status": status,
         })
     result = standings(state)
+    over = phase == PHASE_OVER
+    prepared = sorted(state.get("prepared", [])) if phase == PHASE_PREPARE else []
     return {
         "game": ID,
         "seat": seat if is_seat else None,
@@ -828,7 +972,15 @@ def view(state: dict, seat: int | None) -> dict:
         "leader": state["leader"],
         "phase": phase,
         "final_round": state["final_round"],
-        "game_over": phase == PHASE_OVER,
+        "game_over": over,
+        "ended_early": bool(state.get("ended_early")),
+        "setup_notes": setup_notes(seat_count),
+        "next_leader": (state["leader"] + 1) % seat_count,
+        "prepared": prepared,
+        "preparing": ([s for s in range(seat_count) if s not in prepared]
+                      if phase == PHASE_PREPARE else []),
+        "lead_tied": len(_lead(result["standings"])) > 1,
+        "flowers_missing": flowers_missing(state) if phase == PHASE_TALLY else [],
         "cards": [dict(card) for card in state["cards"]],
         "flowers_on_display": flowers_on_display(state),
         "witches": witches_revealed(state),
@@ -849,8 +1001,9 @@ def view(state: dict, seat: int | None) -> dict:
         "steps": step_values(state),
         "events": list(state["events"]),
         "standings": result["standings"],
-        "winners": result["winners"],
-        "decided_by": result["decided_by"],
+        # The result is announced once the tally is confirmed, and not a moment before.
+        "winners": result["winners"] if over else [],
+        "decided_by": result["decided_by"] if over else None,
     }
 
 
@@ -886,6 +1039,8 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         article = "an" if thing[:1].lower() in "aeiou" else "a"
         cost = (f"{as_int(params.get('magic'))} Magic, "
                 f"{plural(as_int(params.get('spent')), 'Flower')} spent")
+        if as_int(params.get("from_storehouse")):
+            cost += f" ({as_int(params.get('from_storehouse'))} from the Storehouse)"
         if target_seat == seat:
             return f"{who} crystallized {article} {thing}: {cost}"
         return f"{who} logged for {target}: {article} {thing}, {cost}"
@@ -907,6 +1062,12 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     if action == "set_final_flowers":
         return f"{who} set {whose} Flowers left to {as_int(params.get('count'))}"
     if action == "finish":
-        return f"{who} ended the game"
+        return f"{who} ended the game early"
+    if action == "confirm_tally":
+        return f"{who} confirmed the final tally"
+    if action == "done_preparing":
+        return f"{who}: {target} is done preparing" if target_seat != seat else f"{who} is done preparing"
+    if action == "start_exploration":
+        return f"{who} started Exploration"
     spec = ACTIONS.get(action)
     return f"{who}: {spec.label if spec else action}"

@@ -624,6 +624,9 @@ def clean_outcome(raw, seat_count: int, where: str = "outcome") -> dict | None:
     }
     if "summary" in raw:
         clean["summary"] = _text(raw.get("summary"), f"{where}.summary", 300, optional=True)
+    if raw.get("ended_early") is not None:
+        # Kept only when said: a game the players stopped before the rules' end names no winner.
+        clean["ended_early"] = _bool(raw.get("ended_early"), f"{where}.ended_early")
     if clean["cooperative"] and clean["won"] is None:
         _fail(f"{where}.won", "a co-operative game needs won true or false")
     return clean

@@ -123,8 +123,7 @@ def test_api_result_waits_for_the_confirmed_tally_and_asks_flowers_only_on_a_tie
     sit_everyone(client, code)
     to_final_tally(client, code)
     view = view_of(client, code)
-    assert (view["game_over"], view["decided_by"], view["winners"], view["flowers_missing"]) == (
-        False, None, [], [0, 1, 2])
+    assert (view["game_over"], view["result"], view["flowers_missing"]) == (False, None, [0, 1, 2])
     assert history_summaries(client) == []
     # Flowers are asked for on the page only while the lead is tied.
     assert 'id="wf-flowers-0"' in now_card(board(client, code))
@@ -139,7 +138,7 @@ def test_api_result_waits_for_the_confirmed_tally_and_asks_flowers_only_on_a_tie
     ok(act(client, code, "set_final_flowers", {"player": 2, "count": 2}, seat=0))
     view = ok(act(client, code, "confirm_tally", {}, seat=0))
     summary = "Ben and Cara share the victory: 5 Magic and 2 Flowers each."
-    assert (view["game_over"], view["decided_by"], view["winners"]) == (True, summary, [1, 2])
+    assert (view["game_over"], view["result"]["sentence"], view["result"]["winners"]) == (True, summary, [1, 2])
     assert history_summaries(client) == [summary]
 
 
@@ -152,7 +151,7 @@ def test_api_places_below_the_lead_go_by_magic_and_ties_share(client):
     view = ok(act(client, code, "set_final_flowers", {"player": 1, "count": 7}, seat=0))
     assert view["flowers_missing"] == []
     view = ok(act(client, code, "confirm_tally", {}, seat=0))
-    assert [(row["name"], row["place"]) for row in view["standings"]] == [
+    assert [(row["name"], row["place"]) for row in view["result"]["places"]] == [
         ("Ana", 1), ("Ben", 2), ("Cara", 2), ("Dan", 4)]
 
 
@@ -179,10 +178,14 @@ def test_api_end_the_game_now_is_recorded_as_ended_early(client):
     view = ok(act(client, code, "finish", {}, seat=0))
     summary = ("Ended early after round 1: no winner is named, as the rulebook names one only after "
                "the final round. Ben led with 7 Magic.")
-    assert (view["ended_early"], view["decided_by"], view["winners"]) == (True, summary, [])
+    result = view["result"]
+    assert (view["ended_early"], result["ended_early"], result["sentence"], result["winners"]) == (
+        True, True, summary, [])
     assert history_summaries(client) == [summary]
     (played,) = client.get("/api/history").get_json()["games"]
-    assert summary in unescape(client.get(f"/history/{played['id']}").get_data(as_text=True))
+    assert client.get(f"/api/history/{played['id']}").get_json()["outcome"]["ended_early"] is True
+    history_page = unescape(client.get(f"/history/{played['id']}").get_data(as_text=True))
+    assert summary in history_page and "🏆" not in history_page
     page = board(client, code)
     assert "⏹ " + summary in now_card(page) and "🏆" not in page
     log = client.get(f"/api/tables/{code}/actions").get_json()

@@ -35,7 +35,8 @@ Optional, for the game history (a module without it is listed without scores):
                       "place": int | None, "winner": bool}, ...]   in seat order
          "rounds": int,                  rounds played
          "score_by_round": [[each seat's score after round 1], ...] | None,
-         "summary": str}                 optional: one sentence saying who won and why
+         "summary": str,                 optional: one sentence saying who won and why
+         "ended_early": bool}            optional: the players stopped before the rules' end
         In a co-operative game every player's "winner" is the team's "won".
 """
 

@@ -273,16 +273,67 @@ def test_loki_reminders_and_counts():
     assert view["backpack_filled"] == 4
 
 
-def test_an_empty_loki_stack_means_rerolling_like_a_missing_equipment():
+def test_a_loki_die_is_never_rolled_again_when_the_loki_stack_runs_short():
+    """Rulebook: "Special case: A die face shows an Equipment that isn't in the Reserve. In this
+    case, and this case only, reroll the die and then choose your Equipment as explained
+    before." and "If you roll two Lokis with the 4 dice, you must take two face-down Loki
+    tokens and put them in your Backpack." A Loki face is not rerolled: it takes the tokens
+    the stack still has, and a face that finds none brings nothing."""
     state = scouted(new_game(level="standard", backpack=40))  # 4 in the Backpack, 7 in the stack
     for _ in range(3):
         state = act(state, "pack", took="two_loki")
     assert mf.view(state, None)["loki_in_stack"] == 1
-    reason = refused(state, "pack", took="two_loki")
-    assert "Only 1 Loki token left" in reason and "reroll" in reason
+    state = act(state, "pack", took="two_loki")
+    assert state["events"][0] == (
+        "Ana rolled and took 2 Loki (two Lokis rolled: two Loki tokens), but only 1 Loki token "
+        "was left in the stack, so that Loki brings nothing (a Loki die is never rolled again). "
+        "Backpack: 11 of 40 spaces filled.")
+    view = mf.view(state, None)
+    assert (view["loki_in_stack"], view["loki_packed"], view["backpack_filled"]) == (0, 11, 11)
+    assert view["rolls"][-1]["loki"] == 1 and view["rolls"][-1]["equipment"] == 0
+    # One Loki with the stack empty: the Equipment of the players' choice still comes.
     state = act(state, "pack", took="loki_equipment")
-    assert "No Loki token is left" in refused(state, "pack", took="loki_equipment")
+    assert "no Loki token was left in the stack, so that Loki brings nothing" in state["events"][0]
+    assert mf.backpack_filled(state) == 12 and mf.loki_packed(state) == 11
+    # Two Lokis with the stack empty bring nothing; the next player rolls.
+    state = act(state, "pack", took="two_loki")
+    assert "so those Lokis bring nothing" in state["events"][0]
+    assert mf.backpack_filled(state) == 12 and state["events"][1] == "Next to roll: Ana."
+    while state["phase"] == mf.PHASE_PACKING:
+        state = act(state, "pack", took="equipment")
+    assert len(state["rolls"]) == 6 + 14
+    assert mf.backpack_slots(state).count("loki") == 11 and "empty" not in mf.backpack_slots(state)
+
+
+def test_a_roll_bringing_more_than_the_spaces_left_fills_what_is_left():
+    """Rulebook: "The Preparation Phase ends when all of the spaces of your Backpack are
+    filled." and Loki "takes precedence over Equipment"."""
+    state = scouted(new_game(level="standard", backpack=12))  # 8 spaces free, 7 Loki in the stack
+    for _ in range(4):
+        state = act(state, "pack", took="two_loki")
+    assert mf.backpack_filled(state) == 11  # the fourth roll found one Loki token
     state = act(state, "pack", took="equipment")
+    assert "but the Backpack had room for 1 only." in state["events"][0]
+    assert state["phase"] == mf.PHASE_EXPEDITION and mf.backpack_filled(state) == 12
+
+
+def test_changing_a_roll_keeps_the_backpack_filled_once():
+    """Rulebook: "The Preparation Phase ends when all of the spaces of your Backpack are
+    filled." A corrected roll cannot leave a roll after the Backpack was full, nor empty a
+    Backpack the expedition already carries."""
+    state = scouted(new_game(level="standard", backpack=12))
+    for _ in range(4):
+        state = act(state, "pack", took="two_loki")
+    assert mf.backpack_filled(state) == 11
+    # The fourth roll was 2 Equipment after all: that fills the Backpack, and off we go.
+    changed = act(state, "change_roll", roll=4, took="equipment")
+    assert changed["phase"] == mf.PHASE_EXPEDITION and changed["jonas"] == 1
+    assert "The Backpack is full: packing is over." in changed["events"]
+    state = act(state, "pack", took="equipment")
+    assert state["phase"] == mf.PHASE_EXPEDITION
+    assert refused(state, "change_roll", roll=4, took="equipment") == (
+        "With that change the Backpack is full before roll 5: undo back to roll 5 instead.")
+    assert "would not be full" in refused(state, "change_roll", roll=5, took="two_loki")
 
 
 def test_a_roll_can_be_changed_and_the_loki_counts_follow():
@@ -517,6 +568,8 @@ def test_random_action_sequences_keep_the_invariants(players, first, level, gues
         assert view["backpack_filled"] <= backpack
         assert 0 <= view["loki_in_backpack"] and 0 <= view["loki_in_stack"]
         assert view["loki_packed"] <= mf.LOKI_TOKENS
+        if state["phase"] == mf.PHASE_PACKING:
+            assert view["backpack_filled"] < backpack
         if state["phase"] in (mf.PHASE_EXPEDITION, mf.PHASE_OVER):
             assert view["backpack_filled"] == backpack and state["scouted"] == final
         if state["phase"] == mf.PHASE_OVER:

@@ -243,3 +243,35 @@ def test_the_end_screen_offers_one_way_to_play_again(client):
     assert "🔁 Play again" in page
     assert ">Rematch<" not in page
     assert f'href="/history/table/{code}"' in page
+
+
+def scout_all(client, code, cards=8):
+    take(client, code, 0)
+    ok(client, code, "start_scouting")
+    for card in range(1, cards + 1):
+        ok(client, code, "done_looking", {"card": card})
+
+
+def test_a_loki_roll_with_the_stack_short_is_taken_through_the_json_api(client):
+    """Rulebook: "Special case: A die face shows an Equipment that isn't in the Reserve. In this
+    case, and this case only, reroll the die": a Loki face is not rerolled, it takes what the
+    stack still has."""
+    code = new_table(client, backpack_size=40)  # Standard: 4 Loki in the Backpack, 7 in the stack
+    scout_all(client, code)
+    for _ in range(3):
+        ok(client, code, "pack", {"took": "two_loki"})
+    answer = ok(client, code, "pack", {"took": "two_loki"})
+    assert "only 1 Loki token was left in the stack, so that Loki brings nothing" in answer["events"][0]
+    view = answer["view"]
+    assert (view["loki_in_stack"], view["loki_packed"], view["backpack_filled"]) == (0, 11, 11)
+    assert view["rolls"][-1] == {"number": 4, "seat": 1, "name": "Ben", "took": "two_loki",
+                                 "label": "2 Loki", "icons": "🦊🦊", "loki": 1, "equipment": 0,
+                                 "note": "only 1 Loki token was left in the stack, so that Loki "
+                                         "brings nothing (a Loki die is never rolled again)"}
+    answer = ok(client, code, "pack", {"took": "two_loki"})
+    assert answer["view"]["backpack_filled"] == 11 and answer["view"]["roll_seat"] == 1
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    # Every answer stays on offer, and the tip says what an empty stack means.
+    assert "Two Lokis rolled: two Loki tokens" in page
+    assert "No Loki token is left in the stack: a Loki brings nothing." in page
+    assert "a Loki is never rolled again" in page

@@ -19,8 +19,12 @@ Rulings where the rulebook leaves a gap:
   after it, the Final Battle card last (8 cards at Standard, 10 at Lead Adventurers).
 - The Backpack board's number of spaces is not in the rulebook: it is a setup option (24 by
   default; count the spaces on your board). It must be even, since every roll fills two.
-- A Loki face with no Loki token left in the stack is rerolled, like an Equipment face whose
-  Equipment is gone from the Reserve.
+- A Loki face is never rerolled: the rulebook rerolls a die "in this case, and this case
+  only", an Equipment face whose Equipment is not in the Reserve. When the face-down Loki
+  stack runs short, the roll takes the Loki tokens left (one Loki rolled: still an Equipment
+  of the players' choice); a Loki face with no token left brings nothing, and the space it
+  would have filled waits for the next roll. Loki goes in first, since he takes precedence
+  over Equipment; a roll bringing more than the spaces left fills what is left.
 - Any seated phone may tap for whoever's turn it is: one phone may serve the whole table.
 - Phase 3 starts with the first Path card turned over and Jonas on it, as the rulebook says.
 - The Wanderer's "an Equipment and a Loki token" exchange takes a Loki token out of the
@@ -57,6 +61,9 @@ DEFAULT_BACKPACK_SIZE = 24
 MIN_BACKPACK_SIZE = 10
 MAX_BACKPACK_SIZE = 40
 SPACES_PER_ROLL = 2
+# A roll of Lokis with the stack empty brings nothing, so a Backpack can take more rolls
+# than half its spaces; this bounds the roll number a phone may name.
+MAX_ROLLS = 200
 
 PHASE_SETUP = "setup"
 PHASE_SCOUTING = "scouting"
@@ -132,9 +139,11 @@ ACTIONS: dict[str, ActionSpec] = {
         label="Change the setup"),
     "start_scouting": ActionSpec("start_scouting", (), label="Start scouting"),
     "done_looking": ActionSpec("done_looking", (_CARD,), label="Done looking", step="card"),
-    "pack": ActionSpec("pack", (Param("roll", "int", label="Roll number", min=1, max=40), _TAKE),
+    "pack": ActionSpec("pack", (Param("roll", "int", label="Roll number", min=1, max=MAX_ROLLS),
+                                _TAKE),
                        label="We rolled", step="roll"),
-    "change_roll": ActionSpec("change_roll", (Param("roll", "int", label="Roll", min=1, max=40), _TAKE),
+    "change_roll": ActionSpec("change_roll", (Param("roll", "int", label="Roll", min=1,
+                                                    max=MAX_ROLLS), _TAKE),
                               label="Change a roll"),
     "cross": ActionSpec("cross", (_CARD,), label="Card crossed", step="card"),
     "wanderer": ActionSpec(
@@ -231,9 +240,31 @@ def _card_words(state: dict, position: int) -> str:
     return f"card {position} of {_final_position(state)}"
 
 
+def roll_fills(state: dict, rolls: list[str] | None = None) -> list[dict]:
+    """What each roll put in the Backpack, in roll order: {loki, equipment, no_token, no_room}.
+
+    Loki first, as he takes precedence over Equipment, while the stack has tokens (no_token:
+    Loki faces that found none); then the Equipment, while the Backpack has spaces (no_room:
+    tokens that found no space).
+    """
+    stack = LOKI_TOKENS - state["setup_loki"]
+    space = state["backpack_size"] - state["setup_loki"]
+    fills = []
+    for take in state["rolls"] if rolls is None else rolls:
+        loki_faces, equipment_wanted = TAKES[take]
+        from_stack = min(loki_faces, stack)
+        loki = min(from_stack, space)
+        equipment = min(equipment_wanted, space - loki)
+        stack -= loki
+        space -= loki + equipment
+        fills.append({"loki": loki, "equipment": equipment, "no_token": loki_faces - from_stack,
+                      "no_room": from_stack - loki + equipment_wanted - equipment})
+    return fills
+
+
 def loki_packed(state: dict) -> int:
     """Loki tokens put in the Backpack: at setup and by the rolls."""
-    return state["setup_loki"] + sum(TAKES[take][0] for take in state["rolls"])
+    return state["setup_loki"] + sum(fill["loki"] for fill in roll_fills(state))
 
 
 def loki_in_stack(state: dict) -> int:
@@ -247,17 +278,30 @@ def loki_in_backpack(state: dict) -> int:
     return loki_packed(state) - state["loki_used"] - given
 
 
-def backpack_filled(state: dict) -> int:
-    return state["setup_loki"] + SPACES_PER_ROLL * len(state["rolls"])
+def backpack_filled(state: dict, rolls: list[str] | None = None) -> int:
+    fills = roll_fills(state, rolls)
+    return state["setup_loki"] + sum(fill["loki"] + fill["equipment"] for fill in fills)
 
 
 def backpack_slots(state: dict) -> list[str]:
     """The Backpack's spaces in the order they were filled: "loki", "equipment" or "empty"."""
     slots = ["loki"] * state["setup_loki"]
-    for take in state["rolls"]:
-        loki, equipment = TAKES[take]
-        slots += ["loki"] * loki + ["equipment"] * equipment
+    for fill in roll_fills(state):
+        slots += ["loki"] * fill["loki"] + ["equipment"] * fill["equipment"]
     return slots + ["empty"] * (state["backpack_size"] - len(slots))
+
+
+def roll_note(fill: dict) -> str:
+    """Say what a roll could not bring: Loki faces past the stack, tokens past the spaces."""
+    notes = []
+    if fill["no_token"]:
+        left = "only 1 Loki token was" if fill["loki"] else "no Loki token was"
+        lokis = "that Loki brings" if fill["no_token"] == 1 else "those Lokis bring"
+        notes.append(f"{left} left in the stack, so {lokis} nothing (a Loki die is never "
+                     "rolled again)")
+    if fill["no_room"]:
+        notes.append(f"the Backpack had room for {fill['loki'] + fill['equipment']} only")
+    return "; ".join(notes)
 
 
 def scout_seat(state: dict) -> int | None:
@@ -438,17 +482,14 @@ def _done_looking(state: dict, params: dict, seat: int) -> None:
                            "and takes 2 Equipment for the Backpack.")
 
 
-def _check_loki_stack(state: dict, rolls: list[str], index: int) -> None:
-    """Refuse a roll at `index` that takes more Loki tokens than the stack has left."""
-    others = state["setup_loki"] + sum(TAKES[take][0] for i, take in enumerate(rolls) if i != index)
-    left = LOKI_TOKENS - others
-    if TAKES[rolls[index]][0] <= left:
-        return
-    if left <= 0:
-        raise Rejected("No Loki token is left in the stack: reroll a Loki die, as for an "
-                       "Equipment gone from the Reserve.")
-    raise Rejected(f"Only {plural(left, 'Loki token')} left in the stack: reroll the "
-                   "other Loki die, as for an Equipment gone from the Reserve.")
+def _check_rolls_fit(state: dict, rolls: list[str]) -> None:
+    """Refuse rolls of which one comes after the Backpack is already full."""
+    filled = state["setup_loki"]
+    for number, fill in enumerate(roll_fills(state, rolls), start=1):
+        if filled >= state["backpack_size"]:
+            raise Rejected(f"With that change the Backpack is full before roll {number}: "
+                           f"undo back to roll {number} instead.")
+        filled += fill["loki"] + fill["equipment"]
 
 
 def _pack(state: dict, params: dict, seat: int) -> None:
@@ -463,7 +504,6 @@ def _pack(state: dict, params: dict, seat: int) -> None:
     roller = state["players"][roll_seat(state)]
     require_step(named, due, named_text, f"it is now roll {due}, {roller} to roll",
                  past=named < due, done="is already in the Backpack")
-    _check_loki_stack(state, state["rolls"] + [take], len(state["rolls"]))
     state["rolls"].append(take)
     loki, _ = TAKES[take]
     filled, size = backpack_filled(state), state["backpack_size"]
@@ -472,6 +512,9 @@ def _pack(state: dict, params: dict, seat: int) -> None:
         said += " (one Loki rolled: a Loki token and one Equipment)"
     elif loki == 2:
         said += " (two Lokis rolled: two Loki tokens)"
+    short = roll_note(roll_fills(state)[-1])
+    if short:
+        said += f", but {short}"
     state["events"].append(f"{said}. Backpack: {filled} of {size} spaces filled.")
     if filled < size:
         state["events"].append(f"Next to roll: {state['players'][roll_seat(state)]}.")
@@ -498,7 +541,11 @@ def _change_roll(state: dict, params: dict, seat: int) -> None:
                        f"{plural(len(state['rolls']), 'roll')}: choose 1 to {len(state['rolls'])}.")
     rolls = list(state["rolls"])
     rolls[number - 1] = take
-    _check_loki_stack(state, rolls, number - 1)
+    _check_rolls_fit(state, rolls)
+    full = backpack_filled(state, rolls) >= state["backpack_size"]
+    if state["phase"] == PHASE_EXPEDITION and not full:
+        raise Rejected("With that change the Backpack would not be full, and the expedition "
+                       "has started: undo back to the roll instead.")
     before = state["rolls"]
     state["rolls"] = rolls
     if loki_in_backpack(state) < 0:
@@ -506,8 +553,12 @@ def _change_roll(state: dict, params: dict, seat: int) -> None:
         raise Rejected("More Loki tokens have been used than the Backpack would have held: "
                        "take back a used Loki token first.")
     roller = state["players"][_turn_seat(state, number - 1)]
-    state["events"].append(f"Roll {number} ({roller}) changed to {TAKE_LABELS[take]}. "
-                           f"Loki tokens in the Backpack: {loki_in_backpack(state)}.")
+    short = roll_note(roll_fills(state)[number - 1])
+    state["events"].append(f"Roll {number} ({roller}) changed to {TAKE_LABELS[take]}"
+                           + (f", but {short}" if short else "")
+                           + f". Loki tokens in the Backpack: {loki_in_backpack(state)}.")
+    if state["phase"] == PHASE_PACKING and full:
+        _start_expedition(state)
 
 
 def _require_jonas_on(state: dict, card: int, kinds: tuple[str, ...], doing: str) -> str:
@@ -799,8 +850,9 @@ def view(state: dict, seat: int | None) -> dict:
     filled = backpack_filled(state)
     rolls = [{"number": index + 1, "seat": _turn_seat(state, index),
               "name": players[_turn_seat(state, index)], "took": take, "label": TAKE_LABELS[take],
-              "icons": TAKE_ICONS[take]}
-             for index, take in enumerate(state["rolls"])]
+              "icons": TAKE_ICONS[take], "loki": fill["loki"], "equipment": fill["equipment"],
+              "note": roll_note(fill)}
+             for index, (take, fill) in enumerate(zip(state["rolls"], roll_fills(state)))]
     level = state["level"]
     following = next_level(level)
     return {

@@ -93,7 +93,7 @@ def test_a_whole_game_on_one_phone(live_server, phones):
 
     # Phase 3: walk the Path.
     expect(phone.locator(".mf-big")).to_contain_text("Jonas is on card 1 of 8")
-    tap(phone, "Use a Loki token")
+    tap(phone, "Use a Loki token: Power 1")
     expect(phone.locator(".mf-stats")).to_contain_text("1 used")
     shoot(phone, "mf-07-expedition")
     for card in range(1, 5):

@@ -424,6 +424,69 @@ def test_loki_tokens_used_are_counted_and_bounded_by_the_backpack():
     assert "Phase 3" in refused(new_game(), "use_loki")
 
 
+def test_a_loki_token_used_says_what_its_power_does():
+    """Rulebook: "Loki tokens can have 1 of 2 powers: - Power 1: Choose one of the Equipment
+    shown on the Loki token and put it in your Backpack. - Power 2: Exchange an Equipment in
+    your Backpack with one in the Reserve. Once you use a Loki token, put it back in the
+    Reserve. Special case: There are only Loki tokens in your Backpack. In this case, and this
+    case only, if you turn over Power 2, exchange this Loki token with an Equipment of your
+    choice in the Reserve." """
+    state = packed(new_game(level="standard", backpack=10))  # 4 Loki in the Backpack
+    state = act(state, "use_loki", power=1)
+    assert state["events"] == [
+        "Loki token used on card 1, Power 1. Power 1: choose one of the Equipment shown on the "
+        "Loki token and put it in your Backpack. Then put the Loki token back in the Reserve. "
+        "3 Loki tokens left in the Backpack."]
+    state = act(state, "use_loki", power=2)
+    assert state["events"] == [
+        "Loki token used on card 1, Power 2. Power 2: exchange an Equipment in your Backpack with "
+        "one in the Reserve. Only Loki tokens in your Backpack? Then, with Power 2, exchange this "
+        "Loki token with an Equipment of your choice in the Reserve. Then put the Loki token back "
+        "in the Reserve. 2 Loki tokens left in the Backpack."]
+    view = mf.view(state, None)
+    assert view["loki_now"] == {
+        "card": 1, "power": 2, "said": "Power 2, an Equipment of the Backpack exchanged with one "
+        "in the Reserve (with only Loki tokens in the Backpack, this Loki token for an Equipment)",
+        "lines": [mf.LOKI_POWERS[2], mf.LOKI_ONLY_LOKI, mf.LOKI_BACK]}
+    assert [use["power"] for use in view["loki_uses"]] == [1, 2]
+    # A token used without saying its power: both powers and the special case are explained.
+    state = act(state, "use_loki")
+    assert state["events"][0].startswith("Loki token used on card 1. Turn it over: it shows one "
+                                         "of 2 powers. Power 1: choose")
+    assert mf.LOKI_ONLY_LOKI in state["events"][0]
+    assert "Loki's power: 3 is above the highest allowed, 2." == refused(state, "use_loki", power=3)
+    # Taking a token back forgets its power; walking on leaves the explanation behind.
+    state = act(state, "return_loki")
+    assert mf.view(state, None)["loki_now"]["power"] == 2
+    state = act(state, "cross", card=1)
+    assert mf.view(state, None)["loki_now"] is None
+    assert len(mf.view(state, None)["loki_uses"]) == 2
+
+
+def test_the_log_line_of_a_loki_token_says_what_it_did():
+    """Rulebook: "Loki tokens can have 1 of 2 powers" (Power 1, an Equipment shown on the token
+    into the Backpack; Power 2, an Equipment of the Backpack exchanged with the Reserve) and,
+    with "only Loki tokens in your Backpack", Power 2 exchanges "this Loki token with an
+    Equipment of your choice in the Reserve"."""
+    players = NAMES[:2]
+    assert mf.describe("use_loki", {"power": 1}, 0, players) == (
+        "Ana used a Loki token: Power 1, one of the Equipment shown on it into the Backpack")
+    assert mf.describe("use_loki", {"power": "2"}, 1, players) == (
+        "Ben used a Loki token: Power 2, an Equipment of the Backpack exchanged with one in the "
+        "Reserve (with only Loki tokens in the Backpack, this Loki token for an Equipment)")
+    both = mf.describe("use_loki", {}, 0, players)
+    assert "Power 1, one of the Equipment" in both and "or Power 2" in both
+    assert "this Loki token for an Equipment" in both
+
+
+def test_a_table_saved_before_loki_powers_were_kept_still_plays():
+    state = act(packed(new_game(level="standard", backpack=10)), "use_loki")
+    del state["loki_powers"]
+    assert mf.view(state, None)["loki_uses"][0]["power"] is None
+    state = act(state, "return_loki")
+    assert state["loki_powers"] == [] and state["loki_used"] == 0
+
+
 def test_winning_at_the_final_battle():
     state = walk_to(packed(new_game(backpack=10)), "final")
     assert state["jonas"] == 8

@@ -275,3 +275,31 @@ def test_a_loki_roll_with_the_stack_short_is_taken_through_the_json_api(client):
     assert "Two Lokis rolled: two Loki tokens" in page
     assert "No Loki token is left in the stack: a Loki brings nothing." in page
     assert "a Loki is never rolled again" in page
+
+
+def test_a_loki_token_is_explained_through_the_json_api_and_on_the_screen(client):
+    """Rulebook: "Power 2: Exchange an Equipment in your Backpack with one in the Reserve." and
+    "Special case: There are only Loki tokens in your Backpack. In this case, and this case
+    only, if you turn over Power 2, exchange this Loki token with an Equipment of your choice in
+    the Reserve." """
+    code = new_table(client)  # Standard, a Backpack of 10: 4 Loki tokens and 3 rolls
+    scout_all(client, code)
+    for _ in range(3):
+        ok(client, code, "pack", {"took": "equipment"})
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert 'aria-label="Use a Loki token: Power 1"' in page
+    assert 'aria-label="Use a Loki token: Power 2"' in page
+    answer = ok(client, code, "use_loki", {"power": 2})
+    assert answer["events"][0].startswith("Loki token used on card 1, Power 2. Power 2: exchange")
+    assert answer["view"]["loki_now"]["lines"] == [mf.LOKI_POWERS[2], mf.LOKI_ONLY_LOKI, mf.LOKI_BACK]
+    log = client.get(f"/api/tables/{code}/actions").get_json()["actions"]
+    assert log[-1]["text"] == ("Ana used a Loki token: Power 2, an Equipment of the Backpack "
+                               "exchanged with one in the Reserve (with only Loki tokens in the "
+                               "Backpack, this Loki token for an Equipment)")
+    resp = act(client, code, "use_loki", {"power": 5}, seat=0)
+    assert resp.status_code == 400 and resp.get_json()["error"] == (
+        "Loki's power: 5 is above the highest allowed, 2.")
+    now = re.search(r"<section[^>]*data-primary.*?</section>", client.get(f"/t/{code}").get_data(as_text=True), re.S).group(0)
+    assert "Loki on card 1 · Power 2" in now
+    assert ("Only Loki tokens in your Backpack? Then, with Power 2, exchange this Loki token with "
+            "an Equipment of your choice in the Reserve.") in now

@@ -113,6 +113,21 @@ EXCHANGE_SHORT = {
     "any_four": "any 4",
 }
 
+# A Loki token's two powers, as the rulebook words them; the last line is its special case.
+LOKI_POWERS = {
+    1: "Power 1: choose one of the Equipment shown on the Loki token and put it in your Backpack.",
+    2: "Power 2: exchange an Equipment in your Backpack with one in the Reserve.",
+}
+LOKI_ONLY_LOKI = ("Only Loki tokens in your Backpack? Then, with Power 2, exchange this Loki "
+                  "token with an Equipment of your choice in the Reserve.")
+LOKI_BACK = "Then put the Loki token back in the Reserve."
+# The same, short, for the log.
+LOKI_POWER_SHORT = {
+    1: "Power 1, one of the Equipment shown on it into the Backpack",
+    2: "Power 2, an Equipment of the Backpack exchanged with one in the Reserve",
+}
+LOKI_ONLY_LOKI_SHORT = "with only Loki tokens in the Backpack, this Loki token for an Equipment"
+
 OPTIONS = (
     Param("first_player", "text", label="First player", default="random"),
     Param("level", "choice", label="Difficulty level", choices=LEVEL_ORDER, default="standard"),
@@ -153,7 +168,10 @@ ACTIONS: dict[str, ActionSpec] = {
          Param("exchange", "choice", label="The Wanderer's exchange", choices=tuple(EXCHANGES),
                optional=True)),
         label="Meet the Wanderer", step="card"),
-    "use_loki": ActionSpec("use_loki", (), label="Use a Loki token"),
+    # The power the token shows once turned over; without it, both are explained.
+    "use_loki": ActionSpec("use_loki", (Param("power", "int", label="Loki's power", min=1, max=2,
+                                              optional=True),),
+                           label="Use a Loki token"),
     "return_loki": ActionSpec("return_loki", (), label="Take back a Loki token"),
     "use_token": ActionSpec("use_token", (), label="Use a Wanderer token"),
     "return_token": ActionSpec("return_token", (), label="Take back a Wanderer token"),
@@ -365,6 +383,7 @@ def setup(players: list[str], options: dict) -> dict:
         "tokens_used_on": [],
         "loki_used": 0,
         "loki_used_on": [],
+        "loki_powers": [],  # the power each Loki token used showed (None: not said)
         "guess_laid": False,
         "result": None,
         "ended_at_card": None,
@@ -388,6 +407,8 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
     new_state["events"] = []
+    # A table started before the powers were kept: its Loki tokens said no power.
+    new_state.setdefault("loki_powers", [None] * len(new_state["loki_used_on"]))
     _HANDLERS[action](new_state, parsed, seat)
     return new_state
 
@@ -625,16 +646,38 @@ def _wanderer(state: dict, params: dict, seat: int) -> None:
     _walk_on(state)
 
 
+def loki_explained(power: int | None) -> list[str]:
+    """What a Loki token does, in the rulebook's words: the power it shows, or both."""
+    if power == 1:
+        return [LOKI_POWERS[1], LOKI_BACK]
+    if power == 2:
+        return [LOKI_POWERS[2], LOKI_ONLY_LOKI, LOKI_BACK]
+    return ["Turn it over: it shows one of 2 powers.", LOKI_POWERS[1], LOKI_POWERS[2],
+            LOKI_ONLY_LOKI, LOKI_BACK]
+
+
+def loki_said(power: int | None) -> str:
+    """What a Loki token did, short, for the log."""
+    if power in LOKI_POWER_SHORT:
+        said = LOKI_POWER_SHORT[power]
+    else:
+        said = f"{LOKI_POWER_SHORT[1]}, or {LOKI_POWER_SHORT[2]}"
+    return said if power == 1 else f"{said} ({LOKI_ONLY_LOKI_SHORT})"
+
+
 def _use_loki(state: dict, params: dict, seat: int) -> None:
     _require_phase(state, PHASE_EXPEDITION, "Using a Loki token")
     if loki_in_backpack(state) < 1:
         raise Rejected("No Loki token is left in the Backpack.")
+    power = params["power"]
     state["loki_used"] += 1
     state["loki_used_on"].append(state["jonas"])
+    state["loki_powers"].append(power)
     left = loki_in_backpack(state)
-    state["events"].append(f"Loki token used on card {state['jonas']}: turn it over and use its "
-                           f"power, then put it back in the Reserve. {plural(left, 'Loki token')} "
-                           "left in the Backpack.")
+    shown = f", {LOKI_POWERS[power].split(':')[0]}" if power else ""
+    state["events"].append(f"Loki token used on card {state['jonas']}{shown}. "
+                           + " ".join(loki_explained(power))
+                           + f" {plural(left, 'Loki token')} left in the Backpack.")
 
 
 def _return_loki(state: dict, params: dict, seat: int) -> None:
@@ -643,6 +686,7 @@ def _return_loki(state: dict, params: dict, seat: int) -> None:
         raise Rejected("No Loki token has been used.")
     state["loki_used"] -= 1
     state["loki_used_on"].pop()
+    state["loki_powers"].pop()
     state["events"].append(f"A Loki token is back in the Backpack: {loki_in_backpack(state)} there.")
 
 
@@ -855,6 +899,14 @@ def view(state: dict, seat: int | None) -> dict:
              for index, (take, fill) in enumerate(zip(state["rolls"], roll_fills(state)))]
     level = state["level"]
     following = next_level(level)
+    powers = state.get("loki_powers", [None] * len(state["loki_used_on"]))
+    loki_uses = [{"card": card, "power": power, "said": loki_said(power)}
+                 for card, power in zip(state["loki_used_on"], powers)]
+    # The last Loki token used stays explained while Jonas is on the card it was used on.
+    last_loki = loki_uses[-1] if loki_uses else None
+    loki_now = (dict(last_loki, lines=loki_explained(last_loki["power"]))
+                if phase == PHASE_EXPEDITION and last_loki and last_loki["card"] == state["jonas"]
+                else None)
     return {
         "game": ID,
         "seat": seat if is_seat else None,
@@ -889,6 +941,8 @@ def view(state: dict, seat: int | None) -> dict:
         "loki_packed": loki_packed(state),
         "loki_in_backpack": loki_in_backpack(state),
         "loki_used": state["loki_used"],
+        "loki_uses": loki_uses,
+        "loki_now": loki_now,
         "jonas": state["jonas"],
         "weapon": state["weapon"],
         "exchange": state["exchange"],
@@ -945,7 +999,9 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
             return f"{who} took the crystal weapon for {EXCHANGES.get(params.get('exchange'), 'an exchange')}"
         return f"{who} walked past the Wanderer"
     if action == "use_loki":
-        return f"{who} used a Loki token"
+        power = params.get("power")
+        power = as_int(power) if str(power).strip() in ("1", "2") else None
+        return f"{who} used a Loki token: {loki_said(power)}"
     if action == "return_loki":
         return f"{who} took back a Loki token"
     if action == "use_token":

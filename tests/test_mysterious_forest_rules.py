@@ -710,3 +710,34 @@ def test_the_view_names_the_step_of_each_phase_and_none_of_the_others():
     assert mf.view(state, None)["steps"] == {**nothing, "pack": 1}
     state = packed(new_game(3))
     assert mf.view(state, None)["steps"] == {**nothing, "cross": 1, "wanderer": 1, "fail": 1}
+
+
+# ----------------------------------------------------------------- the view holds the screen's facts
+
+
+def test_the_view_holds_every_fact_the_screen_shows():
+    """Rulebook: "Special case: A die face shows an Equipment that isn't in the Reserve. In this
+    case, and this case only, reroll the die", and the levels of "To Go Even Further"."""
+    view = mf.view(new_game(level="standard", backpack=10), None)
+    assert [level["label"] for level in view["levels"]] == [
+        "Standard", "Budding Explorers", "Courageous Travelers", "Lead Adventurers",
+        "Foliage Conquerors", "Heroes of the Forest"]
+    assert view["levels"][3] == {"key": "lead", "label": "Lead Adventurers", "loki": 4,
+                                 "path_text": "Start, 5 Forest cards, 1 Wanderer card, 3 Forest "
+                                              "cards, 1 Final Battle card"}
+    assert (view["backpack_smaller"], view["backpack_larger"]) == (None, 12)
+    top = mf.view(new_game(backpack=40), None)
+    assert (top["backpack_smaller"], top["backpack_larger"]) == (38, None)
+    assert [take["note"] for take in view["takes"]] == [
+        "No Loki: choose 2 of the 4", "One Loki rolled: a Loki token and 1 Equipment",
+        "Two Lokis rolled: two Loki tokens"]
+    state = scouted(new_game(level="standard", backpack=40))
+    assert mf.view(state, None)["packing_tips"] == [mf.REROLL_RULE]
+    for _ in range(3):
+        state = act(state, "pack", took="two_loki")
+    assert mf.view(state, None)["packing_tips"][1] == (
+        "🦊 Only 1 Loki token is left in the stack: a second Loki brings nothing.")
+    state = walk_to(packed(new_game(level="courageous", backpack=10)), "wanderer")  # no Loki
+    possible = {e["key"]: e["possible"] for e in mf.view(state, None)["exchanges"]}
+    assert possible == {"two_same": True, "equipment_loki": False, "three_different": True,
+                        "any_four": True}

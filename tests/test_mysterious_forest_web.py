@@ -303,3 +303,26 @@ def test_a_loki_token_is_explained_through_the_json_api_and_on_the_screen(client
     assert "Loki on card 1 · Power 2" in now
     assert ("Only Loki tokens in your Backpack? Then, with Power 2, exchange this Loki token with "
             "an Equipment of your choice in the Reserve.") in now
+
+
+def test_the_page_shows_the_facts_of_the_json_view(client):
+    code = new_table(client, backpack_size=40)
+    client.post(f"/join/{code}", data={"seat": "0"})
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    for level in view["levels"][1:]:  # Standard is the chosen one, marked instead of a button
+        assert f">{level['label']}</button>" in page
+    assert view["backpack_smaller"] == 38 and view["backpack_larger"] is None
+    assert 'value="38"' in page and re.search(r'value="40" disabled aria-label="Two spaces more"', page)
+    ok(client, code, "start_scouting")
+    for card in range(1, 9):
+        ok(client, code, "done_looking", {"card": card})
+    for _ in range(4):
+        ok(client, code, "pack", {"took": "two_loki"})
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert len(view["packing_tips"]) == 2
+    for tip in view["packing_tips"]:
+        assert f'<p class="mf-tip">{tip}</p>' in page
+    for take in view["takes"]:
+        assert f"<small>{take['note']}</small>" in page

@@ -764,3 +764,23 @@ def test_the_phoenix_is_marked_and_unmarked_on_added_and_corrected_cards_and_tie
     assert act(state, "edit_card", player=1, index=0, value=18)["events"] == []
     state = act(state, "remove_card", player=0, index=3)
     assert state["events"] == ["Nobody holds the Golden Phoenix now."]
+
+
+# ----------------------------------------------------------------- the view holds the screen's facts
+
+
+def test_the_view_holds_every_fact_the_screen_shows():
+    """Rulebook, Wandering phase: "Only effects from Spells are executed immediately. Otherwise,
+    a played card is discarded with no effect." """
+    state = new_game(8)
+    view = ww.view(state, 0)
+    assert view["setup_notes"] == ww.setup_notes(8) and view["phase_label"] == "Wandering"
+    assert view["wandering_rule"] == ("Only a Spell's effect happens now; any other card is "
+                                      "discarded with no effect.")
+    state = act(state, "set_phase", phase="boost")
+    assert ww.view(state, 0)["boosted_this_round"] == []
+    state = act(act(state, "boost", player=2), "pass_boost", player=5)
+    view = ww.view(state, 0)
+    assert view["boosted_this_round"] == [2] and view["phase_label"] == "Boost"
+    assert ww.view(act(state, "set_phase", phase="scoring"), 0)["boosted_this_round"] == []
+    assert ww.view(finished(new_game(2)), 0)["phase_label"] == "Game over"

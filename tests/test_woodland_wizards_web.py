@@ -196,3 +196,22 @@ def test_the_correction_panel_marks_and_unmarks_the_phoenix(client):
                                                   "value": "7", "name": "Owl"})
     assert resp.status_code in (200, 303)
     assert view_of(client, code)["phoenix_holder"] is None
+
+
+def test_the_page_shows_the_facts_of_the_json_view(client):
+    code = new_table(client, players=("Ana", "Ben", "Cara", "Dan", "Eve", "Finn", "Gus"))
+    client.post(f"/join/{code}", data={"seat": "0"})
+    view = view_of(client, code)
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    for note in view["setup_notes"]:
+        assert f"<li>{note}</li>" in page
+    assert view["wandering_rule"].replace("'", "&#39;") in page
+    ok(client, code, "set_phase", {"phase": "boost"})
+    ok(client, code, "boost", {"player": 3})
+    view = view_of(client, code)
+    assert view["boosted_this_round"] == [3] and view["phase_label"] == "Boost"
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    rows = re.findall(r'<li class="boost-row[^"]*">.*?</li>', page, re.S)
+    played = [row for row in rows if "played this round" in row]
+    assert len(played) == 1 and "<b>Dan</b>" in played[0]
+    assert "Round · Boost" in page

@@ -98,6 +98,13 @@ TAKE_LABELS = {
     "two_loki": "2 Loki",
 }
 TAKE_ICONS = {"equipment": "🧭🧭", "loki_equipment": "🦊🧭", "two_loki": "🦊🦊"}
+TAKE_NOTES = {
+    "equipment": "No Loki: choose 2 of the 4",
+    "loki_equipment": "One Loki rolled: a Loki token and 1 Equipment",
+    "two_loki": "Two Lokis rolled: two Loki tokens",
+}
+REROLL_RULE = ("🔁 A die shows an Equipment gone from the Reserve? Roll that die again. Only that "
+               "die: a Loki is never rolled again.")
 
 # The Wanderer card shows one of these exchanges for his crystal weapon.
 EXCHANGES = {
@@ -322,6 +329,17 @@ def roll_note(fill: dict) -> str:
     return "; ".join(notes)
 
 
+def packing_tips(state: dict) -> list[str]:
+    """The reminders under the roll buttons: rerolls, and what a short Loki stack means."""
+    tips = [REROLL_RULE]
+    left = loki_in_stack(state)
+    if left == 1:
+        tips.append("🦊 Only 1 Loki token is left in the stack: a second Loki brings nothing.")
+    elif left == 0:
+        tips.append("🦊 No Loki token is left in the stack: a Loki brings nothing.")
+    return tips
+
+
 def scout_seat(state: dict) -> int | None:
     """Who looks at the next card in Phase 1."""
     if state["phase"] != PHASE_SCOUTING:
@@ -444,6 +462,11 @@ def _check_backpack_size(size: int, level: str) -> None:
                        "so choose an even number.")
     if size <= setup_loki(level):
         raise Rejected("Backpack spaces: the Backpack needs room beyond its Loki tokens.")
+
+
+def _smaller_backpack(state: dict) -> int | None:
+    size = state["backpack_size"] - SPACES_PER_ROLL
+    return size if size >= MIN_BACKPACK_SIZE and size > state["setup_loki"] else None
 
 
 def _change_setup(state: dict, params: dict, seat: int) -> None:
@@ -914,6 +937,8 @@ def view(state: dict, seat: int | None) -> dict:
         "first_player": state["first_player"],
         "level": level,
         "level_label": level_label(level),
+        "levels": [{"key": key, "label": level_label(key), "path_text": path_text(key),
+                    "loki": setup_loki(key)} for key in LEVEL_ORDER],
         "next_level": following,
         "next_level_label": level_label(following) if following else None,
         "guess_variant": state["guess_variant"],
@@ -931,11 +956,17 @@ def view(state: dict, seat: int | None) -> dict:
         "scout_seat": scout,
         "next_scout_seat": _turn_seat(state, state["scouted"] + 1) if scout is not None and current < final else None,
         "backpack_size": state["backpack_size"],
+        # The sizes the setup may still choose: even, and room beyond the Loki tokens.
+        "backpack_smaller": _smaller_backpack(state),
+        "backpack_larger": (state["backpack_size"] + SPACES_PER_ROLL
+                            if state["backpack_size"] + SPACES_PER_ROLL <= MAX_BACKPACK_SIZE else None),
         "backpack_filled": filled,
         "backpack_left": state["backpack_size"] - filled,
         "backpack_slots": backpack_slots(state),
         "rolls": rolls,
-        "takes": [{"key": key, "label": TAKE_LABELS[key], "icons": TAKE_ICONS[key]} for key in TAKES],
+        "takes": [{"key": key, "label": TAKE_LABELS[key], "icons": TAKE_ICONS[key],
+                   "note": TAKE_NOTES[key]} for key in TAKES],
+        "packing_tips": packing_tips(state) if phase == PHASE_PACKING else [],
         "roll_seat": roller,
         "loki_in_stack": loki_in_stack(state),
         "loki_packed": loki_packed(state),
@@ -947,7 +978,9 @@ def view(state: dict, seat: int | None) -> dict:
         "weapon": state["weapon"],
         "exchange": state["exchange"],
         "exchange_label": EXCHANGES.get(state["exchange"]),
-        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key]}
+        # An exchange giving a Loki token needs one in the Backpack.
+        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key],
+                       "possible": key != "equipment_loki" or loki_in_backpack(state) >= 1}
                       for key, label in EXCHANGES.items()],
         "wanderer_tokens": state["wanderer_tokens"],
         "tokens_used_on": list(state["tokens_used_on"]),

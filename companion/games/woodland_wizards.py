@@ -902,6 +902,7 @@ _HANDLERS = {
 # ----------------------------------------------------------------- view and log
 
 
+WANDERING_RULE = "Only a Spell's effect happens now; any other card is discarded with no effect."
 TIMER_STEP = "phase"
 _TIMED_PHASES = (PHASE_WANDERING, PHASE_CONTEST, PHASE_BOOST)
 
@@ -967,6 +968,7 @@ def view(state: dict, seat: int | None) -> dict:
         "round": state["round"],
         "rounds": ROUNDS,
         "phase": state["phase"],
+        "phase_label": PHASE_LABELS.get(state["phase"], "Game over"),
         "phases": phases,
         "starting_player": state["starting_player"],
         "next_starting_player": state["next_starting_player"],
@@ -974,11 +976,16 @@ def view(state: dict, seat: int | None) -> dict:
         "wandering_order": wandering_order(state),
         "wandering_turn": state.get("wandering_turn", 0),
         "wandering_seat": wandering_seat(state),
+        "wandering_rule": WANDERING_RULE,
         "boost_round": state["boost_round"],
         "boost_rounds": BOOST_ROUNDS,
         "passed": list(state["passed"]),
         "boosts": list(state["boosts"]),
         "waiting_for_boosts": _waiting_for_boosts(state) if state["phase"] == PHASE_BOOST else [],
+        # Who has played a boost in the Boost round under way (the screen's "played this round").
+        "boosted_this_round": ([s for s in range(seat_count) if not state["passed"][s]
+                                and _acted_this_boost_round(state, s)]
+                               if state["phase"] == PHASE_BOOST else []),
         "totals": list(state["totals"]),
         "missing_totals": [s for s, total in enumerate(state["totals"]) if total is None],
         "phase_hint": _phase_hint(state),
@@ -998,6 +1005,7 @@ def view(state: dict, seat: int | None) -> dict:
         "verdict": verdict(final) if game_over else None,
         "final_is_preview": not game_over,
         "two_decks": seat_count >= TWO_DECKS_FROM,
+        "setup_notes": setup_notes(seat_count),
         "steps": step_values(state),
         "events": list(state["events"]),
     }

@@ -440,9 +440,9 @@ def test_a_loki_token_used_says_what_its_power_does():
     state = act(state, "use_loki", power=2)
     assert state["events"] == [
         "Loki token used on card 1, Power 2. Power 2: exchange an Equipment in your Backpack with "
-        "one in the Reserve. Only Loki tokens in your Backpack? Then, with Power 2, exchange this "
-        "Loki token with an Equipment of your choice in the Reserve. Then put the Loki token back "
-        "in the Reserve. 2 Loki tokens left in the Backpack."]
+        "one in the Reserve. Only Loki tokens in your Backpack? Then exchange this Loki token with "
+        "an Equipment of your choice in the Reserve. Then put the Loki token back in the "
+        "Reserve. 2 Loki tokens left in the Backpack."]
     view = mf.view(state, None)
     assert view["loki_now"] == {
         "card": 1, "power": 2, "said": "Power 2, an Equipment of the Backpack exchanged with one "
@@ -453,7 +453,8 @@ def test_a_loki_token_used_says_what_its_power_does():
     state = act(state, "use_loki")
     assert state["events"][0].startswith("Loki token used on card 1. Turn it over: it shows one "
                                          "of 2 powers. Power 1: choose")
-    assert mf.LOKI_ONLY_LOKI in state["events"][0]
+    assert ("Only Loki tokens in your Backpack? Then, with Power 2, exchange this Loki token with "
+            "an Equipment of your choice in the Reserve.") in state["events"][0]
     assert "Loki's power: 3 is above the highest allowed, 2." == refused(state, "use_loki", power=3)
     # Taking a token back forgets its power; walking on leaves the explanation behind.
     state = act(state, "return_loki")

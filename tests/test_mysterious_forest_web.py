@@ -274,7 +274,7 @@ def test_a_loki_roll_with_the_stack_short_is_taken_through_the_json_api(client):
     # Every answer stays on offer, and the tip says what an empty stack means.
     assert "Two Lokis rolled: two Loki tokens" in page
     assert "No Loki token is left in the stack: a Loki brings nothing." in page
-    assert "a Loki is never rolled again" in page
+    assert "Roll that die again, never a Loki." in page
 
 
 def test_a_loki_token_is_explained_through_the_json_api_and_on_the_screen(client):
@@ -300,9 +300,9 @@ def test_a_loki_token_is_explained_through_the_json_api_and_on_the_screen(client
     assert resp.status_code == 400 and resp.get_json()["error"] == (
         "Loki's power: 5 is above the highest allowed, 2.")
     now = re.search(r"<section[^>]*data-primary.*?</section>", client.get(f"/t/{code}").get_data(as_text=True), re.S).group(0)
-    assert "Loki on card 1 · Power 2" in now
-    assert ("Only Loki tokens in your Backpack? Then, with Power 2, exchange this Loki token with "
-            "an Equipment of your choice in the Reserve.") in now
+    assert "Loki, card 1:</b>" in now and mf.LOKI_POWERS[2] in now
+    assert ("Only Loki tokens in your Backpack? Then exchange this Loki token with an Equipment "
+            "of your choice in the Reserve.") in now
 
 
 def test_the_page_shows_the_facts_of_the_json_view(client):

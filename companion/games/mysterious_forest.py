@@ -103,8 +103,7 @@ TAKE_NOTES = {
     "loki_equipment": "One Loki rolled: a Loki token and 1 Equipment",
     "two_loki": "Two Lokis rolled: two Loki tokens",
 }
-REROLL_RULE = ("🔁 A die shows an Equipment gone from the Reserve? Roll that die again. Only that "
-               "die: a Loki is never rolled again.")
+REROLL_RULE = "🔁 Equipment not in the Reserve? Roll that die again, never a Loki."
 
 # The Wanderer card shows one of these exchanges for his crystal weapon.
 EXCHANGES = {
@@ -125,8 +124,8 @@ LOKI_POWERS = {
     1: "Power 1: choose one of the Equipment shown on the Loki token and put it in your Backpack.",
     2: "Power 2: exchange an Equipment in your Backpack with one in the Reserve.",
 }
-LOKI_ONLY_LOKI = ("Only Loki tokens in your Backpack? Then, with Power 2, exchange this Loki "
-                  "token with an Equipment of your choice in the Reserve.")
+LOKI_ONLY_LOKI = ("Only Loki tokens in your Backpack? Then exchange this Loki token with an "
+                  "Equipment of your choice in the Reserve.")
 LOKI_BACK = "Then put the Loki token back in the Reserve."
 # The same, short, for the log.
 LOKI_POWER_SHORT = {
@@ -676,7 +675,7 @@ def loki_explained(power: int | None) -> list[str]:
     if power == 2:
         return [LOKI_POWERS[2], LOKI_ONLY_LOKI, LOKI_BACK]
     return ["Turn it over: it shows one of 2 powers.", LOKI_POWERS[1], LOKI_POWERS[2],
-            LOKI_ONLY_LOKI, LOKI_BACK]
+            LOKI_ONLY_LOKI.replace("Then", "Then, with Power 2,"), LOKI_BACK]
 
 
 def loki_said(power: int | None) -> str:

@@ -182,12 +182,18 @@ def test_four_phones_play_four_rounds(live_server, phones):
         assert_clean_board(watch)
 
 
+def two_phones_correcting_bens_cards(live_server, phones, correcting):
+    """Ana and Ben at a new table, `correcting` (0 or 1) with Ben's scored cards open."""
+    pages = phones(2)
+    watches = [Watch(page) for page in pages]
+    create_table(pages, live_server, ["Ana", "Ben"])
+    open_panel(pages[correcting], "ww-fix")
+    open_panel(pages[correcting], "ww-fix-1")
+    return pages, watches
+
+
 def test_an_open_correction_panel_stays_open_when_another_phone_acts(live_server, phones):
-    ana, ben = phones(2)
-    watches = [Watch(ana), Watch(ben)]
-    create_table([ana, ben], live_server, ["Ana", "Ben"])
-    open_panel(ben, "ww-fix")
-    open_panel(ben, "ww-fix-1")
+    (ana, ben), watches = two_phones_correcting_bens_cards(live_server, phones, correcting=1)
     ben.get_by_label("Value of the card to add for Ben").fill("7")
     tap(ana, "Ana drew and played", exact=True)
     expect(now(ben).locator("h2")).to_have_text("Your turn, Ben: draw a card, then play a card.")
@@ -198,11 +204,7 @@ def test_an_open_correction_panel_stays_open_when_another_phone_acts(live_server
 
 
 def test_the_phoenix_is_marked_on_an_added_card_and_moved_by_correcting_cards(live_server, phones):
-    ana, ben = phones(2)
-    watches = [Watch(ana), Watch(ben)]
-    create_table([ana, ben], live_server, ["Ana", "Ben"])
-    open_panel(ana, "ww-fix")
-    open_panel(ana, "ww-fix-1")
+    (ana, ben), watches = two_phones_correcting_bens_cards(live_server, phones, correcting=0)
     add = ana.locator("#ww-fix-1 form.creature", has=ana.get_by_role("button", name="Add a scored card"))
     add.get_by_label("Value of the card to add for Ben").fill("8")
     add.get_by_label("It is the Golden Phoenix").check()

@@ -324,5 +324,5 @@ def test_the_page_shows_the_facts_of_the_json_view(client):
     assert len(view["packing_tips"]) == 2
     for tip in view["packing_tips"]:
         assert f'<p class="mf-tip">{tip}</p>' in page
-    for take in view["takes"]:
-        assert f"<small>{take['note']}</small>" in page
+    for offer in view["takes"]:
+        assert f"<small>{offer['note']}</small>" in page

@@ -18,7 +18,8 @@ Rulings where the rulebook leaves a gap:
 - The Starting card has no Equipment, so it is not scouted: Phase 1 looks at every card
   after it, the Final Battle card last (8 cards at Standard, 10 at Lead Adventurers).
 - The Backpack board's number of spaces is not in the rulebook: it is a setup option (24 by
-  default; count the spaces on your board). It must be even, since every roll fills two.
+  default; count the spaces on your board). It must be even, since a roll fills two (one or
+  none only when a Loki finds no token left, see below).
 - A Loki face is never rerolled: the rulebook rerolls a die "in this case, and this case
   only", an Equipment face whose Equipment is not in the Reserve. When the face-down Loki
   stack runs short, the roll takes the Loki tokens left (one Loki rolled: still an Equipment

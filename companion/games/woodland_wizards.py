@@ -3,8 +3,8 @@
 The phones keep the bookkeeping the table finds fiddly: the phase checklist, whose turn it
 is to draw and play in the Wandering phase, who has passed in the Boost phase, the round
 totals and their ranking (with the tie rule), who scores a Contest Creature, the starting
-player, the scored cards, the single Golden Phoenix and the final ranking with its five tie-
-breaks. The real cards stay the authority for everything else: totals are entered by the
+player, the scored cards, the single Golden Phoenix and the final ranking with its five
+tie-breaks. The real cards stay the authority for everything else: totals are entered by the
 players, never computed from card effects.
 
 Seats 0..N-1 sit clockwise; the player to the left of seat i is seat (i + 1) % N.

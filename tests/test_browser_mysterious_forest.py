@@ -93,7 +93,8 @@ def test_a_whole_game_on_one_phone(live_server, phones):
 
     # Phase 3: walk the Path.
     expect(phone.locator(".mf-big")).to_contain_text("Jonas is on card 1 of 8")
-    tap(phone, "Use a Loki token")
+    tap(phone, "Use a Loki token: Power 2")  # the longer explanation, with its special case
+    expect(phone.locator(".mf-loki-now")).to_contain_text("Only Loki tokens in your Backpack?")
     expect(phone.locator(".mf-stats")).to_contain_text("1 used")
     shoot(phone, "mf-07-expedition")
     for card in range(1, 5):

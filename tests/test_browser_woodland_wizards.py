@@ -59,15 +59,32 @@ def shoot(page, name):
     check_screen(page, name, HEIGHTS)
 
 
-def play_round(pages, totals, scorers, next_label, shots=None, tie=None):
-    """One round: phases by their Next buttons, boosts and passes on several phones, totals
-    typed on each phone, creatures scored by the scorers (or for them, from the panel)."""
+def wander(pages, starter, shots):
+    """The Wandering phase: from the starting player, each phone taps its own turn, the others
+    saying whose turn it is and when theirs comes."""
+    for step in range(len(pages)):
+        seat = (starter + step) % len(pages)
+        page, who = pages[seat], PLAYERS[seat]
+        expect(now(page).locator("h2")).to_have_text(f"Your turn, {who}: draw a card, then play a card.")
+        following = pages[(seat + 1) % len(pages)]
+        if step < len(pages) - 1:
+            expect(now(following)).to_contain_text(f"You draw and play after {who}.")
+        if step == 1 and "wandering" in shots:
+            shoot(page, shots["wandering"])
+        tap(page, f"{who} drew and played", exact=True)
+
+
+def play_round(pages, totals, scorers, next_label, starter=0, shots=None, tie=None):
+    """One round: the Wandering turns on each phone, the Contest by its Next button, boosts and
+    passes on several phones, totals typed on each phone, creatures scored by the scorers (or
+    for them, from the panel)."""
     ana, maxi, cara, dan = pages
     shots = shots or {}
-    for label in ("Next: Contest", "Next: Boost"):
-        if label in shots:
-            shoot(ana, shots[label])
-        tap(ana, label)
+    wander(pages, starter, shots)
+    expect(now(ana).locator(".ww-kicker")).to_contain_text("Contest phase")
+    if "Next: Boost" in shots:
+        shoot(ana, shots["Next: Boost"])
+    tap(ana, "Next: Boost")
     expect(now(ana).locator("h2")).to_have_text("Boost round 1 of 3")
     if "boost" in shots:
         shoot(maxi, shots["boost"])
@@ -116,7 +133,8 @@ def test_four_phones_play_four_rounds(live_server, phones):
     watches = [Watch(page) for page in pages]
     create_table(pages, live_server, PLAYERS)
     ana, maxi, cara, dan = pages
-    expect(now(ana).locator("h2")).to_have_text("From Ana, in turn order: draw a card, then play a card.")
+    expect(now(ana).locator("h2")).to_have_text("Your turn, Ana: draw a card, then play a card.")
+    expect(now(maxi).locator("h2")).to_have_text("Ana's turn: draw a card, then play a card.")
     for page in pages:
         expect(page.locator(".ww-points")).to_contain_text(MAX)
         check_screen(page)
@@ -124,7 +142,7 @@ def test_four_phones_play_four_rounds(live_server, phones):
     # Round 1, Ana starts: Max and Cara tie on 12; Max sits closer to Ana, so Max wins.
     play_round(pages, [("7+3", 10), ("8+5-1", 12), ("12", 12), ("5", 5)],
                [(MAX, 5, False, 1), ("Cara", 4, True, 2)], "Clean up and start round 2",
-               shots={"Next: Contest": "ww-01-wandering", "Next: Boost": "ww-02-contest",
+               shots={"wandering": "ww-01-wandering", "Next: Boost": "ww-02-contest",
                       "boost": "ww-03-boost", "scoring": "ww-04-scoring",
                       "result": "ww-05-round-result", "next": "ww-06-creatures-scored"},
                tie=f"{MAX} and Cara both have 12; {MAX} is closer to the starting player Ana, "
@@ -136,7 +154,7 @@ def test_four_phones_play_four_rounds(live_server, phones):
     # Round 2, Cara starts: Dan 9 wins; Ana and Max tie on 8, Ana is closer to Cara.
     # Dan scores Ana's creature for her, from the panel.
     play_round(pages, [("8", 8), ("8", 8), ("3", 3), ("9", 9)],
-               [("Dan", 5, False, 3), ("Ana", 4, False, 3)], "Clean up and start round 3")
+               [("Dan", 5, False, 3), ("Ana", 4, False, 3)], "Clean up and start round 3", starter=2)
     expect(ana.locator(".ww-stats")).to_contain_text("Ana")
     # Round 3, Ana starts.
     play_round(pages, [("11", 11), ("2", 2), ("3", 3), ("4", 4)],
@@ -144,7 +162,7 @@ def test_four_phones_play_four_rounds(live_server, phones):
     expect(maxi.locator(".ww-stats")).to_contain_text(MAX)
     # Round 4, Max starts; the last round's result leads to the final scores.
     play_round(pages, [("1", 1), ("20", 20), ("15", 15), ("2", 2)],
-               [(MAX, 4, False, 1), ("Cara", 5, False, 2)], "Final scores",
+               [(MAX, 4, False, 1), ("Cara", 5, False, 2)], "Final scores", starter=1,
                shots={"next": "ww-07-last-round"})
 
     # Everyone has 9 points: the tie-breaks decide, and the screen says so first and big.
@@ -164,16 +182,43 @@ def test_four_phones_play_four_rounds(live_server, phones):
         assert_clean_board(watch)
 
 
+def two_phones_correcting_bens_cards(live_server, phones, correcting):
+    """Ana and Ben at a new table, `correcting` (0 or 1) with Ben's scored cards open."""
+    pages = phones(2)
+    watches = [Watch(page) for page in pages]
+    create_table(pages, live_server, ["Ana", "Ben"])
+    open_panel(pages[correcting], "ww-fix")
+    open_panel(pages[correcting], "ww-fix-1")
+    return pages, watches
+
+
 def test_an_open_correction_panel_stays_open_when_another_phone_acts(live_server, phones):
-    ana, ben = phones(2)
-    watches = [Watch(ana), Watch(ben)]
-    create_table([ana, ben], live_server, ["Ana", "Ben"])
-    open_panel(ben, "ww-fix")
-    open_panel(ben, "ww-fix-1")
+    (ana, ben), watches = two_phones_correcting_bens_cards(live_server, phones, correcting=1)
     ben.get_by_label("Value of the card to add for Ben").fill("7")
-    tap(ana, "Next: Contest")
-    expect(now(ben).locator(".ww-kicker")).to_contain_text("Contest phase")
+    tap(ana, "Ana drew and played", exact=True)
+    expect(now(ben).locator("h2")).to_have_text("Your turn, Ben: draw a card, then play a card.")
     expect(ben.locator("#ww-fix")).to_have_attribute("open", "")
     expect(ben.locator("#ww-fix-1")).to_have_attribute("open", "")
+    for watch in watches:
+        assert_clean_board(watch)
+
+
+def test_the_phoenix_is_marked_on_an_added_card_and_moved_by_correcting_cards(live_server, phones):
+    (ana, ben), watches = two_phones_correcting_bens_cards(live_server, phones, correcting=0)
+    add = ana.locator("#ww-fix-1 form.creature", has=ana.get_by_role("button", name="Add a scored card"))
+    add.get_by_label("Value of the card to add for Ben").fill("8")
+    add.get_by_label("It is the Golden Phoenix").check()
+    tap(ana, "Add a scored card")
+    expect(ben.locator("#ww-cards .phoenix")).to_have_count(1)
+    # Ben holds it: Ana's own add form says how to move it, with no second box.
+    open_panel(ana, "ww-fix-0")
+    expect(ana.locator("#ww-fix-0 .ww-phoenix-held")).to_contain_text("Ben holds the Golden Phoenix")
+    card = ana.get_by_role("form", name="Ben's scored card 1")
+    expect(card.get_by_label("It is the Golden Phoenix")).to_be_checked()
+    card.get_by_label("It is the Golden Phoenix").uncheck()
+    tap(ana, "Save card 1")
+    expect(ana.locator("#ww-said")).to_contain_text("Nobody holds the Golden Phoenix now.")
+    expect(ana.locator("#ww-fix-0 .ww-phoenix-held")).to_have_count(0)
+    check_screen(ana, "ww-09-correct-phoenix", HEIGHTS)
     for watch in watches:
         assert_clean_board(watch)

@@ -273,16 +273,67 @@ def test_loki_reminders_and_counts():
     assert view["backpack_filled"] == 4
 
 
-def test_an_empty_loki_stack_means_rerolling_like_a_missing_equipment():
+def test_a_loki_die_is_never_rolled_again_when_the_loki_stack_runs_short():
+    """Rulebook: "Special case: A die face shows an Equipment that isn't in the Reserve. In this
+    case, and this case only, reroll the die and then choose your Equipment as explained
+    before." and "If you roll two Lokis with the 4 dice, you must take two face-down Loki
+    tokens and put them in your Backpack." A Loki face is not rerolled: it takes the tokens
+    the stack still has, and a face that finds none brings nothing."""
     state = scouted(new_game(level="standard", backpack=40))  # 4 in the Backpack, 7 in the stack
     for _ in range(3):
         state = act(state, "pack", took="two_loki")
     assert mf.view(state, None)["loki_in_stack"] == 1
-    reason = refused(state, "pack", took="two_loki")
-    assert "Only 1 Loki token left" in reason and "reroll" in reason
+    state = act(state, "pack", took="two_loki")
+    assert state["events"][0] == (
+        "Ana rolled and took 2 Loki (two Lokis rolled: two Loki tokens), but only 1 Loki token "
+        "was left in the stack, so that Loki brings nothing (a Loki die is never rolled again). "
+        "Backpack: 11 of 40 spaces filled.")
+    view = mf.view(state, None)
+    assert (view["loki_in_stack"], view["loki_packed"], view["backpack_filled"]) == (0, 11, 11)
+    assert view["rolls"][-1]["loki"] == 1 and view["rolls"][-1]["equipment"] == 0
+    # One Loki with the stack empty: the Equipment of the players' choice still comes.
     state = act(state, "pack", took="loki_equipment")
-    assert "No Loki token is left" in refused(state, "pack", took="loki_equipment")
+    assert "no Loki token was left in the stack, so that Loki brings nothing" in state["events"][0]
+    assert mf.backpack_filled(state) == 12 and mf.loki_packed(state) == 11
+    # Two Lokis with the stack empty bring nothing; the next player rolls.
+    state = act(state, "pack", took="two_loki")
+    assert "so those Lokis bring nothing" in state["events"][0]
+    assert mf.backpack_filled(state) == 12 and state["events"][1] == "Next to roll: Ana."
+    while state["phase"] == mf.PHASE_PACKING:
+        state = act(state, "pack", took="equipment")
+    assert len(state["rolls"]) == 6 + 14
+    assert mf.backpack_slots(state).count("loki") == 11 and "empty" not in mf.backpack_slots(state)
+
+
+def test_a_roll_bringing_more_than_the_spaces_left_fills_what_is_left():
+    """Rulebook: "The Preparation Phase ends when all of the spaces of your Backpack are
+    filled." and Loki "takes precedence over Equipment"."""
+    state = scouted(new_game(level="standard", backpack=12))  # 8 spaces free, 7 Loki in the stack
+    for _ in range(4):
+        state = act(state, "pack", took="two_loki")
+    assert mf.backpack_filled(state) == 11  # the fourth roll found one Loki token
     state = act(state, "pack", took="equipment")
+    assert "but the Backpack had room for 1 only." in state["events"][0]
+    assert state["phase"] == mf.PHASE_EXPEDITION and mf.backpack_filled(state) == 12
+
+
+def test_changing_a_roll_keeps_the_backpack_filled_once():
+    """Rulebook: "The Preparation Phase ends when all of the spaces of your Backpack are
+    filled." A corrected roll cannot leave a roll after the Backpack was full, nor empty a
+    Backpack the expedition already carries."""
+    state = scouted(new_game(level="standard", backpack=12))
+    for _ in range(4):
+        state = act(state, "pack", took="two_loki")
+    assert mf.backpack_filled(state) == 11
+    # The fourth roll was 2 Equipment after all: that fills the Backpack, and off we go.
+    changed = act(state, "change_roll", roll=4, took="equipment")
+    assert changed["phase"] == mf.PHASE_EXPEDITION and changed["jonas"] == 1
+    assert "The Backpack is full: packing is over." in changed["events"]
+    state = act(state, "pack", took="equipment")
+    assert state["phase"] == mf.PHASE_EXPEDITION
+    assert refused(state, "change_roll", roll=4, took="equipment") == (
+        "With that change the Backpack is full before roll 5: undo back to roll 5 instead.")
+    assert "would not be full" in refused(state, "change_roll", roll=5, took="two_loki")
 
 
 def test_a_roll_can_be_changed_and_the_loki_counts_follow():
@@ -371,6 +422,70 @@ def test_loki_tokens_used_are_counted_and_bounded_by_the_backpack():
     state = act(state, "return_loki")
     assert state["loki_used"] == 1
     assert "Phase 3" in refused(new_game(), "use_loki")
+
+
+def test_a_loki_token_used_says_what_its_power_does():
+    """Rulebook: "Loki tokens can have 1 of 2 powers: - Power 1: Choose one of the Equipment
+    shown on the Loki token and put it in your Backpack. - Power 2: Exchange an Equipment in
+    your Backpack with one in the Reserve. Once you use a Loki token, put it back in the
+    Reserve. Special case: There are only Loki tokens in your Backpack. In this case, and this
+    case only, if you turn over Power 2, exchange this Loki token with an Equipment of your
+    choice in the Reserve." """
+    state = packed(new_game(level="standard", backpack=10))  # 4 Loki in the Backpack
+    state = act(state, "use_loki", power=1)
+    assert state["events"] == [
+        "Loki token used on card 1, Power 1. Power 1: choose one of the Equipment shown on the "
+        "Loki token and put it in your Backpack. Then put the Loki token back in the Reserve. "
+        "3 Loki tokens left in the Backpack."]
+    state = act(state, "use_loki", power=2)
+    assert state["events"] == [
+        "Loki token used on card 1, Power 2. Power 2: exchange an Equipment in your Backpack with "
+        "one in the Reserve. Only Loki tokens in your Backpack? Then exchange this Loki token with "
+        "an Equipment of your choice in the Reserve. Then put the Loki token back in the "
+        "Reserve. 2 Loki tokens left in the Backpack."]
+    view = mf.view(state, None)
+    assert view["loki_now"] == {
+        "card": 1, "power": 2, "said": "Power 2, an Equipment of the Backpack exchanged with one "
+        "in the Reserve (with only Loki tokens in the Backpack, this Loki token for an Equipment)",
+        "lines": [mf.LOKI_POWERS[2], mf.LOKI_ONLY_LOKI, mf.LOKI_BACK]}
+    assert [use["power"] for use in view["loki_uses"]] == [1, 2]
+    # A token used without saying its power: both powers and the special case are explained.
+    state = act(state, "use_loki")
+    assert state["events"][0].startswith("Loki token used on card 1. Turn it over: it shows one "
+                                         "of 2 powers. Power 1: choose")
+    assert ("Only Loki tokens in your Backpack? Then, with Power 2, exchange this Loki token with "
+            "an Equipment of your choice in the Reserve.") in state["events"][0]
+    assert "Loki's power: 3 is above the highest allowed, 2." == refused(state, "use_loki", power=3)
+    # Taking a token back forgets its power; walking on leaves the explanation behind.
+    state = act(state, "return_loki")
+    assert mf.view(state, None)["loki_now"]["power"] == 2
+    state = act(state, "cross", card=1)
+    assert mf.view(state, None)["loki_now"] is None
+    assert len(mf.view(state, None)["loki_uses"]) == 2
+
+
+def test_the_log_line_of_a_loki_token_says_what_it_did():
+    """Rulebook: "Loki tokens can have 1 of 2 powers" (Power 1, an Equipment shown on the token
+    into the Backpack; Power 2, an Equipment of the Backpack exchanged with the Reserve) and,
+    with "only Loki tokens in your Backpack", Power 2 exchanges "this Loki token with an
+    Equipment of your choice in the Reserve"."""
+    players = NAMES[:2]
+    assert mf.describe("use_loki", {"power": 1}, 0, players) == (
+        "Ana used a Loki token: Power 1, one of the Equipment shown on it into the Backpack")
+    assert mf.describe("use_loki", {"power": "2"}, 1, players) == (
+        "Ben used a Loki token: Power 2, an Equipment of the Backpack exchanged with one in the "
+        "Reserve (with only Loki tokens in the Backpack, this Loki token for an Equipment)")
+    both = mf.describe("use_loki", {}, 0, players)
+    assert "Power 1, one of the Equipment" in both and "or Power 2" in both
+    assert "this Loki token for an Equipment" in both
+
+
+def test_a_table_saved_before_loki_powers_were_kept_still_plays():
+    state = act(packed(new_game(level="standard", backpack=10)), "use_loki")
+    del state["loki_powers"]
+    assert mf.view(state, None)["loki_uses"][0]["power"] is None
+    state = act(state, "return_loki")
+    assert state["loki_powers"] == [] and state["loki_used"] == 0
 
 
 def test_winning_at_the_final_battle():
@@ -517,6 +632,8 @@ def test_random_action_sequences_keep_the_invariants(players, first, level, gues
         assert view["backpack_filled"] <= backpack
         assert 0 <= view["loki_in_backpack"] and 0 <= view["loki_in_stack"]
         assert view["loki_packed"] <= mf.LOKI_TOKENS
+        if state["phase"] == mf.PHASE_PACKING:
+            assert view["backpack_filled"] < backpack
         if state["phase"] in (mf.PHASE_EXPEDITION, mf.PHASE_OVER):
             assert view["backpack_filled"] == backpack and state["scouted"] == final
         if state["phase"] == mf.PHASE_OVER:
@@ -594,3 +711,34 @@ def test_the_view_names_the_step_of_each_phase_and_none_of_the_others():
     assert mf.view(state, None)["steps"] == {**nothing, "pack": 1}
     state = packed(new_game(3))
     assert mf.view(state, None)["steps"] == {**nothing, "cross": 1, "wanderer": 1, "fail": 1}
+
+
+# ----------------------------------------------------------------- the view holds the screen's facts
+
+
+def test_the_view_holds_every_fact_the_screen_shows():
+    """Rulebook: "Special case: A die face shows an Equipment that isn't in the Reserve. In this
+    case, and this case only, reroll the die", and the levels of "To Go Even Further"."""
+    view = mf.view(new_game(level="standard", backpack=10), None)
+    assert [level["label"] for level in view["levels"]] == [
+        "Standard", "Budding Explorers", "Courageous Travelers", "Lead Adventurers",
+        "Foliage Conquerors", "Heroes of the Forest"]
+    assert view["levels"][3] == {"key": "lead", "label": "Lead Adventurers", "loki": 4,
+                                 "path_text": "Start, 5 Forest cards, 1 Wanderer card, 3 Forest "
+                                              "cards, 1 Final Battle card"}
+    assert (view["backpack_smaller"], view["backpack_larger"]) == (None, 12)
+    top = mf.view(new_game(backpack=40), None)
+    assert (top["backpack_smaller"], top["backpack_larger"]) == (38, None)
+    assert [take["note"] for take in view["takes"]] == [
+        "No Loki: choose 2 of the 4", "One Loki rolled: a Loki token and 1 Equipment",
+        "Two Lokis rolled: two Loki tokens"]
+    state = scouted(new_game(level="standard", backpack=40))
+    assert mf.view(state, None)["packing_tips"] == [mf.REROLL_RULE]
+    for _ in range(3):
+        state = act(state, "pack", took="two_loki")
+    assert mf.view(state, None)["packing_tips"][1] == (
+        "🦊 Only 1 Loki token is left in the stack: a second Loki brings nothing.")
+    state = walk_to(packed(new_game(level="courageous", backpack=10)), "wanderer")  # no Loki
+    possible = {e["key"]: e["possible"] for e in mf.view(state, None)["exchanges"]}
+    assert possible == {"two_same": True, "equipment_loki": False, "three_different": True,
+                        "any_four": True}

@@ -243,3 +243,86 @@ def test_the_end_screen_offers_one_way_to_play_again(client):
     assert "🔁 Play again" in page
     assert ">Rematch<" not in page
     assert f'href="/history/table/{code}"' in page
+
+
+def scout_all(client, code, cards=8):
+    take(client, code, 0)
+    ok(client, code, "start_scouting")
+    for card in range(1, cards + 1):
+        ok(client, code, "done_looking", {"card": card})
+
+
+def test_a_loki_roll_with_the_stack_short_is_taken_through_the_json_api(client):
+    """Rulebook: "Special case: A die face shows an Equipment that isn't in the Reserve. In this
+    case, and this case only, reroll the die": a Loki face is not rerolled, it takes what the
+    stack still has."""
+    code = new_table(client, backpack_size=40)  # Standard: 4 Loki in the Backpack, 7 in the stack
+    scout_all(client, code)
+    for _ in range(3):
+        ok(client, code, "pack", {"took": "two_loki"})
+    answer = ok(client, code, "pack", {"took": "two_loki"})
+    assert "only 1 Loki token was left in the stack, so that Loki brings nothing" in answer["events"][0]
+    view = answer["view"]
+    assert (view["loki_in_stack"], view["loki_packed"], view["backpack_filled"]) == (0, 11, 11)
+    assert view["rolls"][-1] == {"number": 4, "seat": 1, "name": "Ben", "took": "two_loki",
+                                 "label": "2 Loki", "icons": "🦊🦊", "loki": 1, "equipment": 0,
+                                 "note": "only 1 Loki token was left in the stack, so that Loki "
+                                         "brings nothing (a Loki die is never rolled again)"}
+    answer = ok(client, code, "pack", {"took": "two_loki"})
+    assert answer["view"]["backpack_filled"] == 11 and answer["view"]["roll_seat"] == 1
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    # Every answer stays on offer, and the tip says what an empty stack means.
+    assert "Two Lokis rolled: two Loki tokens" in page
+    assert "No Loki token is left in the stack: a Loki brings nothing." in page
+    assert "Roll that die again, never a Loki." in page
+
+
+def test_a_loki_token_is_explained_through_the_json_api_and_on_the_screen(client):
+    """Rulebook: "Power 2: Exchange an Equipment in your Backpack with one in the Reserve." and
+    "Special case: There are only Loki tokens in your Backpack. In this case, and this case
+    only, if you turn over Power 2, exchange this Loki token with an Equipment of your choice in
+    the Reserve." """
+    code = new_table(client)  # Standard, a Backpack of 10: 4 Loki tokens and 3 rolls
+    scout_all(client, code)
+    for _ in range(3):
+        ok(client, code, "pack", {"took": "equipment"})
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert 'aria-label="Use a Loki token: Power 1"' in page
+    assert 'aria-label="Use a Loki token: Power 2"' in page
+    answer = ok(client, code, "use_loki", {"power": 2})
+    assert answer["events"][0].startswith("Loki token used on card 1, Power 2. Power 2: exchange")
+    assert answer["view"]["loki_now"]["lines"] == [mf.LOKI_POWERS[2], mf.LOKI_ONLY_LOKI, mf.LOKI_BACK]
+    log = client.get(f"/api/tables/{code}/actions").get_json()["actions"]
+    assert log[-1]["text"] == ("Ana used a Loki token: Power 2, an Equipment of the Backpack "
+                               "exchanged with one in the Reserve (with only Loki tokens in the "
+                               "Backpack, this Loki token for an Equipment)")
+    resp = act(client, code, "use_loki", {"power": 5}, seat=0)
+    assert resp.status_code == 400 and resp.get_json()["error"] == (
+        "Loki's power: 5 is above the highest allowed, 2.")
+    now = re.search(r"<section[^>]*data-primary.*?</section>", client.get(f"/t/{code}").get_data(as_text=True), re.S).group(0)
+    assert "Loki, card 1:</b>" in now and mf.LOKI_POWERS[2] in now
+    assert ("Only Loki tokens in your Backpack? Then exchange this Loki token with an Equipment "
+            "of your choice in the Reserve.") in now
+
+
+def test_the_page_shows_the_facts_of_the_json_view(client):
+    code = new_table(client, backpack_size=40)
+    client.post(f"/join/{code}", data={"seat": "0"})
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    for level in view["levels"][1:]:  # Standard is the chosen one, marked instead of a button
+        assert f">{level['label']}</button>" in page
+    assert view["backpack_smaller"] == 38 and view["backpack_larger"] is None
+    assert 'value="38"' in page and re.search(r'value="40" disabled aria-label="Two spaces more"', page)
+    ok(client, code, "start_scouting")
+    for card in range(1, 9):
+        ok(client, code, "done_looking", {"card": card})
+    for _ in range(4):
+        ok(client, code, "pack", {"took": "two_loki"})
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert len(view["packing_tips"]) == 2
+    for tip in view["packing_tips"]:
+        assert f'<p class="mf-tip">{tip}</p>' in page
+    for offer in view["takes"]:
+        assert f"<small>{offer['note']}</small>" in page

@@ -428,7 +428,8 @@ action_steps = st.tuples(
     st.sampled_from(["forward"] * 12 + ["enter_total", "enter_total", "settle_round", "score_creature",
                      "score_creature", "next_round", "next_phase", "set_phase", "boost",
                      "pass_boost", "next_boost_round", "set_total", "finish", "add_card",
-                     "edit_card", "remove_card", "set_adjustment", "fly"]),
+                     "edit_card", "remove_card", "set_adjustment", "end_wandering_turn",
+                     "end_wandering_turn", "set_wandering_turn", "fly"]),
     st.integers(0, 11),   # player
     st.integers(0, 30),   # total or value
     st.booleans(),        # phoenix
@@ -468,6 +469,7 @@ def test_random_action_sequences_keep_the_invariants(players, first, scorers_7_p
             assert state["scorers"] == []
         assert len(state["passed"]) == len(state["boosts"]) == len(state["totals"]) == players
         assert all(0 <= count <= state["boost_round"] <= 3 for count in state["boosts"])
+        assert 0 <= state["wandering_turn"] <= players
         shown = ww.view(state, player % players)
         assert set(shown["pending_creatures"]) <= set(shown["scorers"])
         assert json.loads(json.dumps(state)) == state
@@ -531,7 +533,7 @@ def test_a_second_next_round_is_refused_and_changes_nothing():
     assert state["round"] == 2 and state["phase"] == "wandering"
     assert refused(state, "next_round", round=2) == (
         "That was for starting round 2, which is already done; it is now round 2, the "
-        "Wandering phase.")
+        "Wandering phase, Ben's turn to draw and play.")
     assert "has not come yet" in refused(state, "next_round", round=4)
 
 
@@ -546,11 +548,12 @@ def test_next_phase_from_clean_up_starts_the_next_round_once():
 def test_the_view_names_the_step_of_each_phase_and_none_of_the_others():
     state = new_game(2)
     assert ww.view(state, None)["steps"] == {
-        "next_phase": "wandering", "boost": None, "pass_boost": None, "next_boost_round": None,
-        "next_round": 2}
+        "next_phase": "wandering", "end_wandering_turn": 0, "boost": None, "pass_boost": None,
+        "next_boost_round": None, "next_round": 2}
     state = act(state, "set_phase", phase="boost")
     assert ww.view(state, None)["steps"] == {
-        "next_phase": "boost", "boost": 1, "pass_boost": 1, "next_boost_round": 1, "next_round": 2}
+        "next_phase": "boost", "end_wandering_turn": None, "boost": 1, "pass_boost": 1,
+        "next_boost_round": 1, "next_round": 2}
     for _ in range(3):
         state = play_round(state, [6, 5])
         state = act(state, "next_round")
@@ -632,3 +635,152 @@ def test_each_phase_says_what_the_table_does():
     for phase in ("contest", "boost", "scoring", "cleanup"):
         state = act(state, "set_phase", phase=phase)
         assert ww.view(state, 0)["phase_hint"] and "Ben" not in ww.view(state, 0)["phase_hint"]
+
+
+# ----------------------------------------------------------------- the Wandering phase's turns
+
+
+def test_wandering_turns_go_from_the_starting_player_in_turn_order():
+    """Rulebook: "Beginning with the starting player and following in turn order, each player
+    draws a card from the deck and then plays a card." """
+    state = new_game(4, first=2)
+    view = ww.view(state, None)
+    assert view["wandering_order"] == [2, 3, 0, 1]
+    assert (view["wandering_seat"], view["wandering_turn"]) == (2, 0)
+    assert view["steps"]["end_wandering_turn"] == 2
+    for seat, following in ((2, "Dan"), (3, "Ana"), (0, "Ben")):
+        state = act(state, "end_wandering_turn", seat=seat, player=seat)
+        assert state["events"] == [f"{following}'s turn: draw a card, then play a card."]
+        assert state["phase"] == "wandering"
+    assert ww.view(state, 0)["wandering_seat"] == 1
+    assert "Ben's turn" in ww.timer_cue(state)[1]
+    state = act(state, "end_wandering_turn", seat=0, player=1)
+    assert state["phase"] == "contest"
+    assert state["events"][0] == "Everyone has drawn and played a card: the Wandering phase ends."
+    assert ww.view(state, 0)["wandering_seat"] is None
+    assert ww.view(state, 0)["steps"]["end_wandering_turn"] is None
+
+
+def test_a_second_tap_ending_a_wandering_turn_is_refused_and_changes_nothing():
+    """Rulebook: "Beginning with the starting player and following in turn order, each player
+    draws a card from the deck and then plays a card": one tap ends one player's turn."""
+    state = act(new_game(3), "end_wandering_turn", player=0)
+    assert refused(state, "end_wandering_turn", player=0) == (
+        "That was for Ana's turn, which is already over; it is now round 1, the Wandering phase, "
+        "Ben's turn to draw and play.")
+    assert "Cara's turn, which has not come yet" in refused(state, "end_wandering_turn", player=2)
+    state = act(act(state, "end_wandering_turn", player=1), "end_wandering_turn", player=2)
+    # The last turn moved the table on: a second tap for it cannot end the Contest phase.
+    assert refused(state, "end_wandering_turn", player=2) == (
+        "That was for Cara's turn, which is already over; it is now round 1, the Contest phase.")
+
+
+def test_whose_wandering_turn_it_is_can_be_corrected_and_each_round_starts_afresh():
+    """Rulebook: "The player sitting to the left of the winner of the current round becomes the
+    starting player for the next round. Then the next round starts." and, in the Wandering
+    phase, "Beginning with the starting player and following in turn order ..." """
+    state = act(new_game(3), "set_wandering_turn", player=2)
+    assert ww.view(state, None)["wandering_seat"] == 2 and state["wandering_turn"] == 2
+    assert state["events"] == ["Corrected: it is Cara's turn to draw and play a card."]
+    assert "already Cara's turn" in refused(state, "set_wandering_turn", player=2)
+    state = act(state, "set_wandering_turn", player=0)
+    state = act(state, "end_wandering_turn", player=0)
+    state = act(state, "set_phase", phase="contest")
+    assert "Wandering phase" in refused(state, "set_wandering_turn", player=0)
+    state = act(play_round(state, [1, 9, 1]), "next_round")
+    # Ben won, so Cara starts round 2 and draws and plays first.
+    view = ww.view(state, None)
+    assert view["wandering_order"] == [2, 0, 1] and view["wandering_seat"] == 2
+    assert view["wandering_turn"] == 0
+
+
+def test_next_phase_still_leaves_the_wandering_phase_before_every_turn_is_tapped():
+    """The phones assist, the cards rule: a table that plays the Wandering phase without
+    tapping each turn moves on with one tap."""
+    state = act(new_game(3), "next_phase", phase="wandering")
+    assert state["phase"] == "contest"
+    assert "already over" in refused(state, "end_wandering_turn", player=0)
+
+
+def test_a_table_saved_before_wandering_turns_were_tracked_still_plays():
+    state = new_game(2)
+    del state["wandering_turn"]
+    assert ww.view(state, 0)["wandering_seat"] == 0
+    assert act(state, "end_wandering_turn", player=0)["wandering_turn"] == 1
+
+
+# ----------------------------------------------------------------- each round's Boost phase
+
+
+def test_boosts_and_passes_start_afresh_in_the_next_rounds_boost_phase():
+    """Rulebook: "Each round consists of 5 phases, the Wandering Phase, the Contest Phase, the
+    Boost Phase, ..." and "In each Boost round, players play one card face down as a boost or
+    pass, in which case they cannot play any further boosts in the following Boost rounds":
+    a pass lasts for that round's Boost phase, and the boosts played are that round's."""
+    state = act(new_game(3), "set_phase", phase="boost")
+    state = act(act(act(state, "boost", player=0), "boost", player=1), "pass_boost", player=2)
+    state = act(state, "next_boost_round")
+    state = act(act(state, "boost", player=0), "pass_boost", player=1)
+    assert state["boosts"] == [2, 1, 0] and state["passed"] == [False, True, True]
+    state = act(play_round(state, [9, 1, 1]), "next_round")
+    assert state["round"] == 2
+    state = act(state, "set_phase", phase="boost")
+    view = ww.view(state, 0)
+    assert view["boosts"] == [0, 0, 0] and view["passed"] == [False, False, False]
+    assert view["boost_round"] == 1 and view["waiting_for_boosts"] == [0, 1, 2]
+    # Ana boosted twice in round 1 and Cara passed: both play again in round 2.
+    state = act(state, "boost", player=0)
+    state = act(state, "boost", player=2)
+    assert state["boosts"] == [1, 0, 1]
+    assert "Waiting for Ben to boost or pass." in state["events"]
+
+
+# ----------------------------------------------------------------- the Golden Phoenix moved
+
+
+def test_the_phoenix_is_marked_and_unmarked_on_added_and_corrected_cards_and_tie_break_1_follows():
+    """Rulebook: "Ties for highest score are broken in the favor of the player that has 1. the
+    Golden Phoenix," and, even with two decks, "Remove one Golden Phoenix card from those decks":
+    one Phoenix, one holder at most."""
+    state = finished(new_game(2))  # Ana 19 points, Ben 0
+    state = act(state, "add_card", player=1, value=19, phoenix=True)
+    assert state["events"] == ["Ben holds the Golden Phoenix now: it breaks a tie for the same "
+                               "score first."]
+    assert ww.view(state, 0)["verdict"]["winner"] == "Ben"
+    reason = refused(state, "edit_card", player=0, index=0, value=5, phoenix=True)
+    assert reason == ("Ben already holds the Golden Phoenix: there is only one in the game. To "
+                      "move it, first unmark or remove it in Ben's scored cards.")
+    assert "Ben already holds" in refused(state, "add_card", player=0, value=0, phoenix=True)
+    # A card effect moves the Phoenix to Ana: unmark Ben's card, mark Ana's.
+    state = act(state, "edit_card", player=1, index=0, value=19, phoenix=False)
+    assert state["events"] == ["Nobody holds the Golden Phoenix now."]
+    assert ww.view(state, 0)["phoenix_holder"] is None
+    assert ww.view(state, 0)["verdict"]["why"] == "Ana beats Ben: both 19, 4 scored cards to 1."
+    state = act(state, "edit_card", player=0, index=3, value=4, phoenix=True)
+    view = ww.view(state, 1)
+    assert view["phoenix_holder"] == 0 and view["boards"][0]["cards"][3]["phoenix"] is True
+    assert view["verdict"]["why"] == "Ana beats Ben: both 19, Ana holds the Golden Phoenix."
+    # Correcting a card without touching the mark elsewhere says nothing of the Phoenix.
+    assert act(state, "edit_card", player=1, index=0, value=18)["events"] == []
+    state = act(state, "remove_card", player=0, index=3)
+    assert state["events"] == ["Nobody holds the Golden Phoenix now."]
+
+
+# ----------------------------------------------------------------- the view holds the screen's facts
+
+
+def test_the_view_holds_every_fact_the_screen_shows():
+    """Rulebook, Wandering phase: "Only effects from Spells are executed immediately. Otherwise,
+    a played card is discarded with no effect." """
+    state = new_game(8)
+    view = ww.view(state, 0)
+    assert view["setup_notes"] == ww.setup_notes(8) and view["phase_label"] == "Wandering"
+    assert view["wandering_rule"] == ("Only a Spell's effect happens now; any other card is "
+                                      "discarded with no effect.")
+    state = act(state, "set_phase", phase="boost")
+    assert ww.view(state, 0)["boosted_this_round"] == []
+    state = act(act(state, "boost", player=2), "pass_boost", player=5)
+    view = ww.view(state, 0)
+    assert view["boosted_this_round"] == [2] and view["phase_label"] == "Boost"
+    assert ww.view(act(state, "set_phase", phase="scoring"), 0)["boosted_this_round"] == []
+    assert ww.view(finished(new_game(2)), 0)["phase_label"] == "Game over"

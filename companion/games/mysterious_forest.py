@@ -18,9 +18,14 @@ Rulings where the rulebook leaves a gap:
 - The Starting card has no Equipment, so it is not scouted: Phase 1 looks at every card
   after it, the Final Battle card last (8 cards at Standard, 10 at Lead Adventurers).
 - The Backpack board's number of spaces is not in the rulebook: it is a setup option (24 by
-  default; count the spaces on your board). It must be even, since every roll fills two.
-- A Loki face with no Loki token left in the stack is rerolled, like an Equipment face whose
-  Equipment is gone from the Reserve.
+  default; count the spaces on your board). It must be even, since a roll fills two (one or
+  none only when a Loki finds no token left, see below).
+- A Loki face is never rerolled: the rulebook rerolls a die "in this case, and this case
+  only", an Equipment face whose Equipment is not in the Reserve. When the face-down Loki
+  stack runs short, the roll takes the Loki tokens left (one Loki rolled: still an Equipment
+  of the players' choice); a Loki face with no token left brings nothing, and the space it
+  would have filled waits for the next roll. Loki goes in first, since he takes precedence
+  over Equipment; a roll bringing more than the spaces left fills what is left.
 - Any seated phone may tap for whoever's turn it is: one phone may serve the whole table.
 - Phase 3 starts with the first Path card turned over and Jonas on it, as the rulebook says.
 - The Wanderer's "an Equipment and a Loki token" exchange takes a Loki token out of the
@@ -57,6 +62,9 @@ DEFAULT_BACKPACK_SIZE = 24
 MIN_BACKPACK_SIZE = 10
 MAX_BACKPACK_SIZE = 40
 SPACES_PER_ROLL = 2
+# A roll of Lokis with the stack empty brings nothing, so a Backpack can take more rolls
+# than half its spaces; this bounds the roll number a phone may name.
+MAX_ROLLS = 200
 
 PHASE_SETUP = "setup"
 PHASE_SCOUTING = "scouting"
@@ -91,6 +99,12 @@ TAKE_LABELS = {
     "two_loki": "2 Loki",
 }
 TAKE_ICONS = {"equipment": "🧭🧭", "loki_equipment": "🦊🧭", "two_loki": "🦊🦊"}
+TAKE_NOTES = {
+    "equipment": "No Loki: choose 2 of the 4",
+    "loki_equipment": "One Loki rolled: a Loki token and 1 Equipment",
+    "two_loki": "Two Lokis rolled: two Loki tokens",
+}
+REROLL_RULE = "🔁 Equipment not in the Reserve? Roll that die again, never a Loki."
 
 # The Wanderer card shows one of these exchanges for his crystal weapon.
 EXCHANGES = {
@@ -105,6 +119,21 @@ EXCHANGE_SHORT = {
     "three_different": "3 different",
     "any_four": "any 4",
 }
+
+# A Loki token's two powers, as the rulebook words them; the last line is its special case.
+LOKI_POWERS = {
+    1: "Power 1: choose one of the Equipment shown on the Loki token and put it in your Backpack.",
+    2: "Power 2: exchange an Equipment in your Backpack with one in the Reserve.",
+}
+LOKI_ONLY_LOKI = ("Only Loki tokens in your Backpack? Then exchange this Loki token with an "
+                  "Equipment of your choice in the Reserve.")
+LOKI_BACK = "Then put the Loki token back in the Reserve."
+# The same, short, for the log.
+LOKI_POWER_SHORT = {
+    1: "Power 1, one of the Equipment shown on it into the Backpack",
+    2: "Power 2, an Equipment of the Backpack exchanged with one in the Reserve",
+}
+LOKI_ONLY_LOKI_SHORT = "with only Loki tokens in the Backpack, this Loki token for an Equipment"
 
 OPTIONS = (
     Param("first_player", "text", label="First player", default="random"),
@@ -132,9 +161,11 @@ ACTIONS: dict[str, ActionSpec] = {
         label="Change the setup"),
     "start_scouting": ActionSpec("start_scouting", (), label="Start scouting"),
     "done_looking": ActionSpec("done_looking", (_CARD,), label="Done looking", step="card"),
-    "pack": ActionSpec("pack", (Param("roll", "int", label="Roll number", min=1, max=40), _TAKE),
+    "pack": ActionSpec("pack", (Param("roll", "int", label="Roll number", min=1, max=MAX_ROLLS),
+                                _TAKE),
                        label="We rolled", step="roll"),
-    "change_roll": ActionSpec("change_roll", (Param("roll", "int", label="Roll", min=1, max=40), _TAKE),
+    "change_roll": ActionSpec("change_roll", (Param("roll", "int", label="Roll", min=1,
+                                                    max=MAX_ROLLS), _TAKE),
                               label="Change a roll"),
     "cross": ActionSpec("cross", (_CARD,), label="Card crossed", step="card"),
     "wanderer": ActionSpec(
@@ -144,7 +175,10 @@ ACTIONS: dict[str, ActionSpec] = {
          Param("exchange", "choice", label="The Wanderer's exchange", choices=tuple(EXCHANGES),
                optional=True)),
         label="Meet the Wanderer", step="card"),
-    "use_loki": ActionSpec("use_loki", (), label="Use a Loki token"),
+    # The power the token shows once turned over; without it, both are explained.
+    "use_loki": ActionSpec("use_loki", (Param("power", "int", label="Loki's power", min=1, max=2,
+                                              optional=True),),
+                           label="Use a Loki token"),
     "return_loki": ActionSpec("return_loki", (), label="Take back a Loki token"),
     "use_token": ActionSpec("use_token", (), label="Use a Wanderer token"),
     "return_token": ActionSpec("return_token", (), label="Take back a Wanderer token"),
@@ -231,9 +265,31 @@ def _card_words(state: dict, position: int) -> str:
     return f"card {position} of {_final_position(state)}"
 
 
+def roll_fills(state: dict, rolls: list[str] | None = None) -> list[dict]:
+    """What each roll put in the Backpack, in roll order: {loki, equipment, no_token, no_room}.
+
+    Loki first, as he takes precedence over Equipment, while the stack has tokens (no_token:
+    Loki faces that found none); then the Equipment, while the Backpack has spaces (no_room:
+    tokens that found no space).
+    """
+    stack = LOKI_TOKENS - state["setup_loki"]
+    space = state["backpack_size"] - state["setup_loki"]
+    fills = []
+    for take in state["rolls"] if rolls is None else rolls:
+        loki_faces, equipment_wanted = TAKES[take]
+        from_stack = min(loki_faces, stack)
+        loki = min(from_stack, space)
+        equipment = min(equipment_wanted, space - loki)
+        stack -= loki
+        space -= loki + equipment
+        fills.append({"loki": loki, "equipment": equipment, "no_token": loki_faces - from_stack,
+                      "no_room": from_stack - loki + equipment_wanted - equipment})
+    return fills
+
+
 def loki_packed(state: dict) -> int:
     """Loki tokens put in the Backpack: at setup and by the rolls."""
-    return state["setup_loki"] + sum(TAKES[take][0] for take in state["rolls"])
+    return state["setup_loki"] + sum(fill["loki"] for fill in roll_fills(state))
 
 
 def loki_in_stack(state: dict) -> int:
@@ -247,17 +303,41 @@ def loki_in_backpack(state: dict) -> int:
     return loki_packed(state) - state["loki_used"] - given
 
 
-def backpack_filled(state: dict) -> int:
-    return state["setup_loki"] + SPACES_PER_ROLL * len(state["rolls"])
+def backpack_filled(state: dict, rolls: list[str] | None = None) -> int:
+    fills = roll_fills(state, rolls)
+    return state["setup_loki"] + sum(fill["loki"] + fill["equipment"] for fill in fills)
 
 
 def backpack_slots(state: dict) -> list[str]:
     """The Backpack's spaces in the order they were filled: "loki", "equipment" or "empty"."""
     slots = ["loki"] * state["setup_loki"]
-    for take in state["rolls"]:
-        loki, equipment = TAKES[take]
-        slots += ["loki"] * loki + ["equipment"] * equipment
+    for fill in roll_fills(state):
+        slots += ["loki"] * fill["loki"] + ["equipment"] * fill["equipment"]
     return slots + ["empty"] * (state["backpack_size"] - len(slots))
+
+
+def roll_note(fill: dict) -> str:
+    """Say what a roll could not bring: Loki faces past the stack, tokens past the spaces."""
+    notes = []
+    if fill["no_token"]:
+        left = "only 1 Loki token was" if fill["loki"] else "no Loki token was"
+        lokis = "that Loki brings" if fill["no_token"] == 1 else "those Lokis bring"
+        notes.append(f"{left} left in the stack, so {lokis} nothing (a Loki die is never "
+                     "rolled again)")
+    if fill["no_room"]:
+        notes.append(f"the Backpack had room for {fill['loki'] + fill['equipment']} only")
+    return "; ".join(notes)
+
+
+def packing_tips(state: dict) -> list[str]:
+    """The reminders under the roll buttons: rerolls, and what a short Loki stack means."""
+    tips = [REROLL_RULE]
+    left = loki_in_stack(state)
+    if left == 1:
+        tips.append("🦊 Only 1 Loki token is left in the stack: a second Loki brings nothing.")
+    elif left == 0:
+        tips.append("🦊 No Loki token is left in the stack: a Loki brings nothing.")
+    return tips
 
 
 def scout_seat(state: dict) -> int | None:
@@ -321,6 +401,7 @@ def setup(players: list[str], options: dict) -> dict:
         "tokens_used_on": [],
         "loki_used": 0,
         "loki_used_on": [],
+        "loki_powers": [],  # the power each Loki token used showed (None: not said)
         "guess_laid": False,
         "result": None,
         "ended_at_card": None,
@@ -344,6 +425,8 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
     new_state["events"] = []
+    # A table started before the powers were kept: its Loki tokens said no power.
+    new_state.setdefault("loki_powers", [None] * len(new_state["loki_used_on"]))
     _HANDLERS[action](new_state, parsed, seat)
     return new_state
 
@@ -379,6 +462,11 @@ def _check_backpack_size(size: int, level: str) -> None:
                        "so choose an even number.")
     if size <= setup_loki(level):
         raise Rejected("Backpack spaces: the Backpack needs room beyond its Loki tokens.")
+
+
+def _smaller_backpack(state: dict) -> int | None:
+    size = state["backpack_size"] - SPACES_PER_ROLL
+    return size if size >= MIN_BACKPACK_SIZE and size > state["setup_loki"] else None
 
 
 def _change_setup(state: dict, params: dict, seat: int) -> None:
@@ -438,17 +526,14 @@ def _done_looking(state: dict, params: dict, seat: int) -> None:
                            "and takes 2 Equipment for the Backpack.")
 
 
-def _check_loki_stack(state: dict, rolls: list[str], index: int) -> None:
-    """Refuse a roll at `index` that takes more Loki tokens than the stack has left."""
-    others = state["setup_loki"] + sum(TAKES[take][0] for i, take in enumerate(rolls) if i != index)
-    left = LOKI_TOKENS - others
-    if TAKES[rolls[index]][0] <= left:
-        return
-    if left <= 0:
-        raise Rejected("No Loki token is left in the stack: reroll a Loki die, as for an "
-                       "Equipment gone from the Reserve.")
-    raise Rejected(f"Only {plural(left, 'Loki token')} left in the stack: reroll the "
-                   "other Loki die, as for an Equipment gone from the Reserve.")
+def _check_rolls_fit(state: dict, rolls: list[str]) -> None:
+    """Refuse rolls of which one comes after the Backpack is already full."""
+    filled = state["setup_loki"]
+    for number, fill in enumerate(roll_fills(state, rolls), start=1):
+        if filled >= state["backpack_size"]:
+            raise Rejected(f"With that change the Backpack is full before roll {number}: "
+                           f"undo back to roll {number} instead.")
+        filled += fill["loki"] + fill["equipment"]
 
 
 def _pack(state: dict, params: dict, seat: int) -> None:
@@ -463,7 +548,6 @@ def _pack(state: dict, params: dict, seat: int) -> None:
     roller = state["players"][roll_seat(state)]
     require_step(named, due, named_text, f"it is now roll {due}, {roller} to roll",
                  past=named < due, done="is already in the Backpack")
-    _check_loki_stack(state, state["rolls"] + [take], len(state["rolls"]))
     state["rolls"].append(take)
     loki, _ = TAKES[take]
     filled, size = backpack_filled(state), state["backpack_size"]
@@ -472,6 +556,9 @@ def _pack(state: dict, params: dict, seat: int) -> None:
         said += " (one Loki rolled: a Loki token and one Equipment)"
     elif loki == 2:
         said += " (two Lokis rolled: two Loki tokens)"
+    short = roll_note(roll_fills(state)[-1])
+    if short:
+        said += f", but {short}"
     state["events"].append(f"{said}. Backpack: {filled} of {size} spaces filled.")
     if filled < size:
         state["events"].append(f"Next to roll: {state['players'][roll_seat(state)]}.")
@@ -498,7 +585,11 @@ def _change_roll(state: dict, params: dict, seat: int) -> None:
                        f"{plural(len(state['rolls']), 'roll')}: choose 1 to {len(state['rolls'])}.")
     rolls = list(state["rolls"])
     rolls[number - 1] = take
-    _check_loki_stack(state, rolls, number - 1)
+    _check_rolls_fit(state, rolls)
+    full = backpack_filled(state, rolls) >= state["backpack_size"]
+    if state["phase"] == PHASE_EXPEDITION and not full:
+        raise Rejected("With that change the Backpack would not be full, and the expedition "
+                       "has started: undo back to the roll instead.")
     before = state["rolls"]
     state["rolls"] = rolls
     if loki_in_backpack(state) < 0:
@@ -506,8 +597,12 @@ def _change_roll(state: dict, params: dict, seat: int) -> None:
         raise Rejected("More Loki tokens have been used than the Backpack would have held: "
                        "take back a used Loki token first.")
     roller = state["players"][_turn_seat(state, number - 1)]
-    state["events"].append(f"Roll {number} ({roller}) changed to {TAKE_LABELS[take]}. "
-                           f"Loki tokens in the Backpack: {loki_in_backpack(state)}.")
+    short = roll_note(roll_fills(state)[number - 1])
+    state["events"].append(f"Roll {number} ({roller}) changed to {TAKE_LABELS[take]}"
+                           + (f", but {short}" if short else "")
+                           + f". Loki tokens in the Backpack: {loki_in_backpack(state)}.")
+    if state["phase"] == PHASE_PACKING and full:
+        _start_expedition(state)
 
 
 def _require_jonas_on(state: dict, card: int, kinds: tuple[str, ...], doing: str) -> str:
@@ -574,16 +669,38 @@ def _wanderer(state: dict, params: dict, seat: int) -> None:
     _walk_on(state)
 
 
+def loki_explained(power: int | None) -> list[str]:
+    """What a Loki token does, in the rulebook's words: the power it shows, or both."""
+    if power == 1:
+        return [LOKI_POWERS[1], LOKI_BACK]
+    if power == 2:
+        return [LOKI_POWERS[2], LOKI_ONLY_LOKI, LOKI_BACK]
+    return ["Turn it over: it shows one of 2 powers.", LOKI_POWERS[1], LOKI_POWERS[2],
+            LOKI_ONLY_LOKI.replace("Then", "Then, with Power 2,"), LOKI_BACK]
+
+
+def loki_said(power: int | None) -> str:
+    """What a Loki token did, short, for the log."""
+    if power in LOKI_POWER_SHORT:
+        said = LOKI_POWER_SHORT[power]
+    else:
+        said = f"{LOKI_POWER_SHORT[1]}, or {LOKI_POWER_SHORT[2]}"
+    return said if power == 1 else f"{said} ({LOKI_ONLY_LOKI_SHORT})"
+
+
 def _use_loki(state: dict, params: dict, seat: int) -> None:
     _require_phase(state, PHASE_EXPEDITION, "Using a Loki token")
     if loki_in_backpack(state) < 1:
         raise Rejected("No Loki token is left in the Backpack.")
+    power = params["power"]
     state["loki_used"] += 1
     state["loki_used_on"].append(state["jonas"])
+    state["loki_powers"].append(power)
     left = loki_in_backpack(state)
-    state["events"].append(f"Loki token used on card {state['jonas']}: turn it over and use its "
-                           f"power, then put it back in the Reserve. {plural(left, 'Loki token')} "
-                           "left in the Backpack.")
+    shown = f", {LOKI_POWERS[power].split(':')[0]}" if power else ""
+    state["events"].append(f"Loki token used on card {state['jonas']}{shown}. "
+                           + " ".join(loki_explained(power))
+                           + f" {plural(left, 'Loki token')} left in the Backpack.")
 
 
 def _return_loki(state: dict, params: dict, seat: int) -> None:
@@ -592,6 +709,7 @@ def _return_loki(state: dict, params: dict, seat: int) -> None:
         raise Rejected("No Loki token has been used.")
     state["loki_used"] -= 1
     state["loki_used_on"].pop()
+    state["loki_powers"].pop()
     state["events"].append(f"A Loki token is back in the Backpack: {loki_in_backpack(state)} there.")
 
 
@@ -799,10 +917,19 @@ def view(state: dict, seat: int | None) -> dict:
     filled = backpack_filled(state)
     rolls = [{"number": index + 1, "seat": _turn_seat(state, index),
               "name": players[_turn_seat(state, index)], "took": take, "label": TAKE_LABELS[take],
-              "icons": TAKE_ICONS[take]}
-             for index, take in enumerate(state["rolls"])]
+              "icons": TAKE_ICONS[take], "loki": fill["loki"], "equipment": fill["equipment"],
+              "note": roll_note(fill)}
+             for index, (take, fill) in enumerate(zip(state["rolls"], roll_fills(state)))]
     level = state["level"]
     following = next_level(level)
+    powers = state.get("loki_powers", [None] * len(state["loki_used_on"]))
+    loki_uses = [{"card": card, "power": power, "said": loki_said(power)}
+                 for card, power in zip(state["loki_used_on"], powers)]
+    # The last Loki token used stays explained while Jonas is on the card it was used on.
+    last_loki = loki_uses[-1] if loki_uses else None
+    loki_now = (dict(last_loki, lines=loki_explained(last_loki["power"]))
+                if phase == PHASE_EXPEDITION and last_loki and last_loki["card"] == state["jonas"]
+                else None)
     return {
         "game": ID,
         "seat": seat if is_seat else None,
@@ -810,6 +937,8 @@ def view(state: dict, seat: int | None) -> dict:
         "first_player": state["first_player"],
         "level": level,
         "level_label": level_label(level),
+        "levels": [{"key": key, "label": level_label(key), "path_text": path_text(key),
+                    "loki": setup_loki(key)} for key in LEVEL_ORDER],
         "next_level": following,
         "next_level_label": level_label(following) if following else None,
         "guess_variant": state["guess_variant"],
@@ -827,21 +956,31 @@ def view(state: dict, seat: int | None) -> dict:
         "scout_seat": scout,
         "next_scout_seat": _turn_seat(state, state["scouted"] + 1) if scout is not None and current < final else None,
         "backpack_size": state["backpack_size"],
+        # The sizes the setup may still choose: even, and room beyond the Loki tokens.
+        "backpack_smaller": _smaller_backpack(state),
+        "backpack_larger": (state["backpack_size"] + SPACES_PER_ROLL
+                            if state["backpack_size"] + SPACES_PER_ROLL <= MAX_BACKPACK_SIZE else None),
         "backpack_filled": filled,
         "backpack_left": state["backpack_size"] - filled,
         "backpack_slots": backpack_slots(state),
         "rolls": rolls,
-        "takes": [{"key": key, "label": TAKE_LABELS[key], "icons": TAKE_ICONS[key]} for key in TAKES],
+        "takes": [{"key": key, "label": TAKE_LABELS[key], "icons": TAKE_ICONS[key],
+                   "note": TAKE_NOTES[key]} for key in TAKES],
+        "packing_tips": packing_tips(state) if phase == PHASE_PACKING else [],
         "roll_seat": roller,
         "loki_in_stack": loki_in_stack(state),
         "loki_packed": loki_packed(state),
         "loki_in_backpack": loki_in_backpack(state),
         "loki_used": state["loki_used"],
+        "loki_uses": loki_uses,
+        "loki_now": loki_now,
         "jonas": state["jonas"],
         "weapon": state["weapon"],
         "exchange": state["exchange"],
         "exchange_label": EXCHANGES.get(state["exchange"]),
-        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key]}
+        # An exchange giving a Loki token needs one in the Backpack.
+        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key],
+                       "possible": key != "equipment_loki" or loki_in_backpack(state) >= 1}
                       for key, label in EXCHANGES.items()],
         "wanderer_tokens": state["wanderer_tokens"],
         "tokens_used_on": list(state["tokens_used_on"]),
@@ -893,7 +1032,9 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
             return f"{who} took the crystal weapon for {EXCHANGES.get(params.get('exchange'), 'an exchange')}"
         return f"{who} walked past the Wanderer"
     if action == "use_loki":
-        return f"{who} used a Loki token"
+        power = params.get("power")
+        power = as_int(power) if str(power).strip() in ("1", "2") else None
+        return f"{who} used a Loki token: {loki_said(power)}"
     if action == "return_loki":
         return f"{who} took back a Loki token"
     if action == "use_token":

@@ -1,10 +1,11 @@
 """Woodland Wizards: four rounds of Wandering, Contest, Boost, Scoring and Clean-up.
 
-The phones keep the bookkeeping the table finds fiddly: the phase checklist, who has
-passed in the Boost phase, the round totals and their ranking (with the tie rule), who
-scores a Contest Creature, the starting player, the scored cards, the single Golden
-Phoenix and the final ranking with its five tie-breaks. The real cards stay the authority
-for everything else: totals are entered by the players, never computed from card effects.
+The phones keep the bookkeeping the table finds fiddly: the phase checklist, whose turn it
+is to draw and play in the Wandering phase, who has passed in the Boost phase, the round
+totals and their ranking (with the tie rule), who scores a Contest Creature, the starting
+player, the scored cards, the single Golden Phoenix and the final ranking with its five
+tie-breaks. The real cards stay the authority for everything else: totals are entered by the
+players, never computed from card effects.
 
 Seats 0..N-1 sit clockwise; the player to the left of seat i is seat (i + 1) % N.
 
@@ -16,6 +17,10 @@ Rulings where the rulebook leaves a gap:
   is determined, later changes do not move it. A mistaken ranking is fixed by undoing.
 - In a Boost round each player who has not passed plays one boost or passes; the next
   Boost round starts once everyone has done one of the two.
+- The Wandering phase ends by itself once every player has drawn and played; "next_phase"
+  (or a jump to another phase) still moves on at once, for a table that does not tap each turn.
+- Only one Golden Phoenix is in the game, so marking a second card is refused; to move it, the
+  card that holds it is corrected (unmarked or removed) first.
 """
 
 from __future__ import annotations
@@ -68,6 +73,7 @@ _PHOENIX = Param("phoenix", "bool", label="Golden Phoenix", default=False)
 _INDEX = Param("index", "int", label="Card number", min=0, max=99)
 # What the step-advancing actions name, so that a second tap cannot end the next step too.
 _BOOST_ROUND = Param("boost_round", "int", label="Boost round", min=1, max=BOOST_ROUNDS)
+_TURN_PLAYER = Param("player", "seat", label="Player whose turn ends")
 
 ACTIONS: dict[str, ActionSpec] = {
     "set_phase": ActionSpec(
@@ -76,6 +82,10 @@ ACTIONS: dict[str, ActionSpec] = {
     "next_phase": ActionSpec("next_phase", (Param("phase", "choice", label="Phase it ends",
                                                   choices=PHASES),),
                              label="Next phase", step="phase"),
+    "end_wandering_turn": ActionSpec("end_wandering_turn", (_TURN_PLAYER,),
+                                     label="Drew and played a card", step="player"),
+    "set_wandering_turn": ActionSpec("set_wandering_turn", (_PLAYER,),
+                                     label="Correct whose turn it is"),
     "boost": ActionSpec("boost", (_PLAYER, _BOOST_ROUND), label="Play a boost", step="boost_round"),
     "pass_boost": ActionSpec("pass_boost", (_PLAYER, _BOOST_ROUND), label="Pass",
                              step="boost_round"),
@@ -189,8 +199,10 @@ def _require_phoenix_free(state: dict, player: int, skip_index: int | None = Non
     for seat, board in enumerate(state["boards"]):
         for index, card in enumerate(board["cards"]):
             if card["phoenix"] and not (seat == player and index == skip_index):
-                raise Rejected(f"{state['players'][seat]} already holds the Golden Phoenix: "
-                               "there is only one in the game.")
+                holder = state["players"][seat]
+                raise Rejected(f"{holder} already holds the Golden Phoenix: there is only one in "
+                               f"the game. To move it, first unmark or remove it in {holder}'s "
+                               "scored cards.")
 
 
 def _require_card(state: dict, player: int, index: int) -> None:
@@ -239,6 +251,7 @@ def setup(players: list[str], options: dict) -> dict:
         "round": 1,
         "phase": PHASE_WANDERING,
         "starting_player": first,
+        "wandering_turn": 0,  # how many players have drawn and played this round
         "boost_round": 1,
         "passed": [False] * seat_count,
         "boosts": [0] * seat_count,
@@ -254,7 +267,8 @@ def setup(players: list[str], options: dict) -> dict:
         "events": [],
     }
     state["events"].append(f"Round 1: {players[first]} is the starting player. "
-                           "Wandering phase: draw a card, then play a card, in turn order.")
+                           f"Wandering phase: {players[first]} draws a card, then plays a card; "
+                           "then the next player in turn order.")
     return state
 
 
@@ -452,6 +466,7 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
     new_state["events"] = []
+    new_state.setdefault("wandering_turn", 0)  # a table started before turns were tracked
     _HANDLERS[action](new_state, parsed, seat)
     return new_state
 
@@ -463,6 +478,8 @@ def _enter_phase(state: dict, phase: str) -> None:
     if phase == PHASE_WANDERING:
         state["events"].append(f"Wandering phase: from {starter} in turn order, "
                                "each player draws a card and plays a card.")
+        if wandering_seat(state) is not None:
+            state["events"].append(f"Now: {_turn_text(state)}.")
     elif phase == PHASE_CONTEST:
         state["events"].append("Contest phase: everyone plays a Contest Creature face down; "
                                "reveal them together.")
@@ -489,14 +506,17 @@ def _set_phase(state: dict, params: dict, seat: int) -> None:
 def step_values(state: dict) -> dict:
     """What each step-advancing action must name now: the phase, Boost round or round."""
     boosting = state["boost_round"] if state["phase"] == PHASE_BOOST else None
-    return {"next_phase": state["phase"] if state["phase"] in PHASES else None, "boost": boosting, "pass_boost": boosting,
-            "next_boost_round": boosting,
+    return {"next_phase": state["phase"] if state["phase"] in PHASES else None,
+            "end_wandering_turn": wandering_seat(state),
+            "boost": boosting, "pass_boost": boosting, "next_boost_round": boosting,
             "next_round": state["round"] + 1 if state["round"] < ROUNDS else None}
 
 
 def _now_text(state: dict) -> str:
     """Where the table is, for a refusal of an action meant for a step already gone by."""
     text = f"it is now round {state['round']}, the {PHASE_LABELS[state['phase']]} phase"
+    if wandering_seat(state) is not None:
+        text += f", {_turn_text(state)}"
     if state["phase"] == PHASE_BOOST:
         text += f", Boost round {state['boost_round']}"
     return text
@@ -525,6 +545,55 @@ def _next_phase(state: dict, params: dict, seat: int) -> None:
             _enter_phase(state, PHASE_CLEANUP)
     else:
         _next_round(state, {"round": state["round"] + 1}, seat)
+
+
+def wandering_order(state: dict) -> list[int]:
+    """The seats in the order they draw and play: from the starting player, clockwise."""
+    seat_count = _seat_count(state)
+    return [(state["starting_player"] + step) % seat_count for step in range(seat_count)]
+
+
+def wandering_seat(state: dict) -> int | None:
+    """Whose turn it is to draw and play, or None outside the Wandering phase or once all have."""
+    turn = state.get("wandering_turn", 0)
+    if state["phase"] != PHASE_WANDERING or turn >= _seat_count(state):
+        return None
+    return wandering_order(state)[turn]
+
+
+def _turn_text(state: dict) -> str:
+    return f"{state['players'][wandering_seat(state)]}'s turn to draw and play"
+
+
+def _end_wandering_turn(state: dict, params: dict, seat: int) -> None:
+    """One player has drawn a card and played one: the next player in turn order goes."""
+    named = params["player"]
+    named_text = f"{state['players'][named]}'s turn"
+    current = wandering_seat(state)
+    if current is None:
+        # Every turn of this round's Wandering phase is behind the table (or it was skipped).
+        require_step(named, None, named_text, _now_text(state))
+    order = wandering_order(state)
+    require_step(named, current, named_text, _now_text(state),
+                 past=order.index(named) < state["wandering_turn"])
+    state["wandering_turn"] += 1
+    following = wandering_seat(state)
+    if following is None:
+        state["events"].append("Everyone has drawn and played a card: the Wandering phase ends.")
+        _enter_phase(state, PHASE_CONTEST)
+        return
+    state["events"].append(f"{state['players'][following]}'s turn: draw a card, then play a card.")
+
+
+def _set_wandering_turn(state: dict, params: dict, seat: int) -> None:
+    """Correct whose turn it is in the Wandering phase (a turn tapped for the wrong player)."""
+    if state["phase"] != PHASE_WANDERING:
+        raise Rejected("Turns to draw and play are taken in the Wandering phase.")
+    player = params["player"]
+    if player == wandering_seat(state):
+        raise Rejected(f"It is already {_turn_text(state)}.")
+    state["wandering_turn"] = wandering_order(state).index(player)
+    state["events"].append(f"Corrected: it is {_turn_text(state)} a card.")
 
 
 def _require_boost_phase(state: dict) -> None:
@@ -726,6 +795,7 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
     state["round"] += 1
     state["starting_player"] = left_of(winner, seat_count)
     state["phase"] = PHASE_WANDERING
+    state["wandering_turn"] = 0
     state["boost_round"] = 1
     state["passed"] = [False] * seat_count
     state["boosts"] = [0] * seat_count
@@ -760,30 +830,48 @@ def _announce_final(state: dict) -> None:
             state["events"].append(row["reason"])
 
 
+def _say_phoenix_moves(state: dict, holder_before: int | None) -> None:
+    """Say where the Golden Phoenix went when a correction moved it: it is tie-break 1."""
+    holder = phoenix_holder(state)
+    if holder == holder_before:
+        return
+    if holder is None:
+        state["events"].append("Nobody holds the Golden Phoenix now.")
+    else:
+        state["events"].append(f"{state['players'][holder]} holds the Golden Phoenix now: "
+                               "it breaks a tie for the same score first.")
+
+
 def _add_card(state: dict, params: dict, seat: int) -> None:
     """Add a scored card as a correction or a card effect."""
     player = params["player"]
     if params["phoenix"]:
         _require_phoenix_free(state, player)
+    holder_before = phoenix_holder(state)
     card = _card(params["value"], params["name"], params["phoenix"])
     state["boards"][player]["cards"].append(card)
+    _say_phoenix_moves(state, holder_before)
 
 
 def _edit_card(state: dict, params: dict, seat: int) -> None:
-    """Change one scored card."""
+    """Change one scored card, marking it as the Golden Phoenix or unmarking it."""
     player, index = params["player"], params["index"]
     _require_card(state, player, index)
     if params["phoenix"]:
         _require_phoenix_free(state, player, skip_index=index)
+    holder_before = phoenix_holder(state)
     state["boards"][player]["cards"][index] = _card(params["value"], params["name"],
                                                      params["phoenix"])
+    _say_phoenix_moves(state, holder_before)
 
 
 def _remove_card(state: dict, params: dict, seat: int) -> None:
     """Remove one scored card."""
     player, index = params["player"], params["index"]
     _require_card(state, player, index)
+    holder_before = phoenix_holder(state)
     del state["boards"][player]["cards"][index]
+    _say_phoenix_moves(state, holder_before)
 
 
 def _set_adjustment(state: dict, params: dict, seat: int) -> None:
@@ -794,6 +882,8 @@ def _set_adjustment(state: dict, params: dict, seat: int) -> None:
 _HANDLERS = {
     "set_phase": _set_phase,
     "next_phase": _next_phase,
+    "end_wandering_turn": _end_wandering_turn,
+    "set_wandering_turn": _set_wandering_turn,
     "boost": _boost,
     "pass_boost": _pass_boost,
     "next_boost_round": _next_boost_round,
@@ -813,6 +903,7 @@ _HANDLERS = {
 # ----------------------------------------------------------------- view and log
 
 
+WANDERING_RULE = "Only a Spell's effect happens now; any other card is discarded with no effect."
 TIMER_STEP = "phase"
 _TIMED_PHASES = (PHASE_WANDERING, PHASE_CONTEST, PHASE_BOOST)
 
@@ -823,6 +914,11 @@ def timer_cue(state: dict):
     if phase not in _TIMED_PHASES:
         return None
     label = f"Round {state['round']} · {PHASE_LABELS[phase]}"
+    turn_seat = wandering_seat(state)
+    if turn_seat is not None:
+        # A countdown afresh for each player's turn, as for each Boost round.
+        return (f"{state['round']}:{phase}:{state['wandering_turn']}",
+                f"{label}: {state['players'][turn_seat]}'s turn")
     if phase == PHASE_BOOST:
         label += f" round {state['boost_round']}"
         return f"{state['round']}:{phase}:{state['boost_round']}", label
@@ -873,14 +969,24 @@ def view(state: dict, seat: int | None) -> dict:
         "round": state["round"],
         "rounds": ROUNDS,
         "phase": state["phase"],
+        "phase_label": PHASE_LABELS.get(state["phase"], "Game over"),
         "phases": phases,
         "starting_player": state["starting_player"],
         "next_starting_player": state["next_starting_player"],
+        # The Wandering phase's turns: the order, how many have drawn and played, whose turn.
+        "wandering_order": wandering_order(state),
+        "wandering_turn": state.get("wandering_turn", 0),
+        "wandering_seat": wandering_seat(state),
+        "wandering_rule": WANDERING_RULE,
         "boost_round": state["boost_round"],
         "boost_rounds": BOOST_ROUNDS,
         "passed": list(state["passed"]),
         "boosts": list(state["boosts"]),
         "waiting_for_boosts": _waiting_for_boosts(state) if state["phase"] == PHASE_BOOST else [],
+        # Who has played a boost in the Boost round under way (the screen's "played this round").
+        "boosted_this_round": ([s for s in range(seat_count) if not state["passed"][s]
+                                and _acted_this_boost_round(state, s)]
+                               if state["phase"] == PHASE_BOOST else []),
         "totals": list(state["totals"]),
         "missing_totals": [s for s, total in enumerate(state["totals"]) if total is None],
         "phase_hint": _phase_hint(state),
@@ -900,6 +1006,7 @@ def view(state: dict, seat: int | None) -> dict:
         "verdict": verdict(final) if game_over else None,
         "final_is_preview": not game_over,
         "two_decks": seat_count >= TWO_DECKS_FROM,
+        "setup_notes": setup_notes(seat_count),
         "steps": step_values(state),
         "events": list(state["events"]),
     }
@@ -925,6 +1032,12 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         return f"{who} moved to the {label} phase"
     if action == "next_phase":
         return f"{who} moved on to the next phase"
+    if action == "end_wandering_turn":
+        if target_seat == seat:
+            return f"{who} drew and played a card"
+        return f"{who} logged {target}'s turn: drew and played a card"
+    if action == "set_wandering_turn":
+        return f"{who} corrected the turn: {target} draws and plays now"
     if action == "boost":
         return f"{who} logged a boost{for_whom}"
     if action == "pass_boost":

@@ -298,7 +298,7 @@ def test_a_loki_token_is_explained_through_the_json_api_and_on_the_screen(client
                                "Backpack, this Loki token for an Equipment)")
     resp = act(client, code, "use_loki", {"power": 5}, seat=0)
     assert resp.status_code == 400 and resp.get_json()["error"] == (
-        "Loki's power: 5 is above the highest allowed, 2.")
+        "power: 5 is above the highest allowed, 2.")
     now = re.search(r"<section[^>]*data-primary.*?</section>", client.get(f"/t/{code}").get_data(as_text=True), re.S).group(0)
     assert "Loki, card 1:</b>" in now and mf.LOKI_POWERS[2] in now
     assert ("Only Loki tokens in your Backpack? Then exchange this Loki token with an Equipment "

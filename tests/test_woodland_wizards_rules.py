@@ -784,3 +784,11 @@ def test_the_view_holds_every_fact_the_screen_shows():
     assert view["boosted_this_round"] == [2] and view["phase_label"] == "Boost"
     assert ww.view(act(state, "set_phase", phase="scoring"), 0)["boosted_this_round"] == []
     assert ww.view(finished(new_game(2)), 0)["phase_label"] == "Game over"
+
+
+def test_a_corrected_card_is_named_in_the_log_as_the_screen_numbers_it():
+    """The correction panel numbers scored cards from 1; the log line names the same card."""
+    params = {"player": 1, "index": 0, "value": 6, "name": "", "phoenix": False}
+    assert ww.describe("edit_card", params, 0, NAMES[:3]).startswith("Ana changed Ben's scored card 1 to")
+    assert ww.describe("remove_card", {"player": 1, "index": 2}, 1, NAMES[:3]) == (
+        "Ben removed their own scored card 3")

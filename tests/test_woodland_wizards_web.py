@@ -162,7 +162,7 @@ def test_the_phoenix_is_marked_on_an_added_or_corrected_card_through_the_json_ap
     ok(client, code, "add_card", {"player": 0, "value": 6, "phoenix": True})
     ok(client, code, "add_card", {"player": 1, "value": 6})
     view = view_of(client, code)
-    assert view["phoenix_holder"] == 0 and [r["seat"] for r in view["final"]] == [0, 1]
+    assert view["phoenix_holder"] == 0 and [r["seat"] for r in view["ranking"]] == [0, 1]
     resp = act(client, code, "edit_card", {"player": 1, "index": 0, "value": 6, "phoenix": True})
     assert resp.status_code == 400 and "Ana already holds the Golden Phoenix" in resp.get_json()["error"]
     assert resp.get_json()["view"]["phoenix_holder"] == 0
@@ -171,8 +171,8 @@ def test_the_phoenix_is_marked_on_an_added_or_corrected_card_through_the_json_ap
     assert answer["events"] == ["Nobody holds the Golden Phoenix now."]
     answer = ok(client, code, "edit_card", {"player": 1, "index": 0, "value": 6, "phoenix": True})
     assert answer["view"]["phoenix_holder"] == 1
-    assert [r["seat"] for r in answer["view"]["final"]] == [1, 0]
-    assert answer["view"]["final"][1]["reason"] == "Ben beats Ana: both 6, Ben holds the Golden Phoenix."
+    assert [r["seat"] for r in answer["view"]["ranking"]] == [1, 0]
+    assert answer["view"]["ranking"][1]["reason"] == "Ben beats Ana: both 6, Ben holds the Golden Phoenix."
 
 
 def test_the_correction_panel_marks_and_unmarks_the_phoenix(client):

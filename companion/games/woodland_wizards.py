@@ -1003,6 +1003,9 @@ def view(state: dict, seat: int | None) -> dict:
         "phoenix_holder": phoenix_holder(state),
         "game_over": game_over,
         "final": final,
+        # The ranking as the scores stand now, with why equal scores rank as they do; once the
+        # game is over the same ranking is its result.
+        "ranking": final,
         "verdict": verdict(final) if game_over else None,
         "final_is_preview": not game_over,
         "two_decks": seat_count >= TWO_DECKS_FROM,
@@ -1059,10 +1062,10 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     if action == "add_card":
         return f"{who} added {_card_text(card)} to {whose} scored cards"
     if action == "edit_card":
-        return (f"{who} changed {whose} scored card {as_int(params.get('index'))} "
+        return (f"{who} changed {whose} scored card {as_int(params.get('index')) + 1} "
                 f"to {_card_text(card)}")
     if action == "remove_card":
-        return f"{who} removed {whose} scored card {as_int(params.get('index'))}"
+        return f"{who} removed {whose} scored card {as_int(params.get('index')) + 1}"
     if action == "set_adjustment":
         return f"{who} set {whose} end-of-game adjustment to {as_int(params.get('amount')):+d}"
     spec = ACTIONS.get(action)

@@ -77,5 +77,9 @@ def _lan_address() -> str | None:
 def when_ready(server):
     public = os.environ.get("FOREST_TABLE_PUBLIC_URL")
     shown = public or f"http://{_lan_address() or 'localhost'}:{_port}"
-    server.log.info("Forest Table is running with %s %s workers. On every phone, open: %s",
-                    workers, worker_class, shown)
+    # The settings in force, command-line options included.
+    count, kind = server.cfg.workers, server.cfg.worker_class_str
+    # On standard output whatever the log level, as `python app.py` prints it: the
+    # address the host opens on every phone.
+    print(f"\n  Forest Table is running (gunicorn, {count} {kind} worker{'s' if count != 1 else ''}). "
+          f"On every phone at the table, open:\n\n      {shown}\n", flush=True)

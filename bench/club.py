@@ -346,21 +346,20 @@ class Club:
         await asyncio.gather(*(actor(t) for t in self.tables))
         await self.drain()
 
-    async def flat_out(self, seconds: float, actors: int) -> tuple[int, float]:
-        """`actors` tables post back to back; returns (accepted, elapsed seconds)."""
+    async def flat_out(self, seconds: float, actors: int) -> tuple[list[int], float]:
+        """`actors` tables post back to back; returns (actions accepted per table, elapsed seconds)."""
         self.phase = "throughput"
         chosen = self.tables[:actors]
-        accepted = 0
+        accepted = [0] * len(chosen)
         start = time.perf_counter()
         end = start + min(seconds, self.deadline.remaining() - 60)
 
-        async def actor(table):
-            nonlocal accepted
+        async def actor(i, table):
             while time.perf_counter() < end:
                 if await self.act(table):
-                    accepted += 1
+                    accepted[i] += 1
 
-        await asyncio.gather(*(actor(t) for t in chosen))
+        await asyncio.gather(*(actor(i, t) for i, t in enumerate(chosen)))
         elapsed = time.perf_counter() - start
         await self.drain()
         return accepted, elapsed
@@ -434,8 +433,9 @@ async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> di
                                  time.perf_counter() - wall, machine_busy_seconds() - busy)
         actors = min(args.actors, n_tables)
         cpu, own, wall, busy = server.cpu_seconds(), time.process_time(), time.perf_counter(), machine_busy_seconds()
-        accepted, elapsed = await club.flat_out(args.throughput_seconds, actors)
-        result["throughput"] = {"actors": actors, "accepted": accepted, "elapsed": elapsed,
+        per_table, elapsed = await club.flat_out(args.throughput_seconds, actors)
+        result["throughput"] = {"actors": actors, "accepted": sum(per_table), "per_table": per_table,
+                                "elapsed": elapsed,
                                 "posts": club.post_times.get("throughput", []),
                                 "samples": club.samples("throughput"),
                                 "cpu": (server.cpu_seconds() - cpu, time.process_time() - own,
@@ -494,6 +494,11 @@ def report(server: Fleet, result: dict, args) -> None:
         if posts:
             print(f"     time per action                   median {statistics.median(posts) * 1000:7.1f} ms   "
                   f"p99 {percentile(posts, 0.99) * 1000:7.1f} ms   worst {max(posts) * 1000:7.1f} ms")
+        # Fair service gives every pressing table about the same number of actions; a
+        # table starved for a while falls behind however fast the median is.
+        spread = sorted(tp["per_table"])
+        print(f"     actions per pressing table        fewest {spread[0]}   median {statistics.median(spread):.0f}   "
+              f"most {spread[-1]}")
         print(f"     meanwhile update arrives, each    {ms_summary(each)}")
         server_cpu, client_cpu, wall, busy = tp["cpu"]
         print(f"     CPU: {server.cpu_label} {server_cpu / wall * 100:.0f}% of one core "

@@ -33,10 +33,12 @@ worker_class = os.environ.get("FOREST_TABLE_WORKER_CLASS", "gevent")
 # every stream it may hold, or an action would queue behind streams. A thread costs
 # memory only once it has been used.
 threads = _env_int("FOREST_TABLE_THREADS", 2500)
-# Connections (so streams) one worker holds at most; the phones spread over the workers.
+# Connections (so streams) one worker holds at most; the phones spread over the workers,
+# though not evenly. Each phone holds two: its stream and a kept-alive one for its
+# requests, so 2,000 tables of five phones come to some 20,000 over the workers.
 # gthread: its threads, plus a few idle kept-alive connections that wait without one.
 worker_connections = _env_int("FOREST_TABLE_WORKER_CONNECTIONS",
-                              4000 if worker_class == "gevent" else threads + 200)
+                              12000 if worker_class == "gevent" else threads + 200)
 backlog = 2048
 # Seconds an idle keep-alive connection stays open between a phone's requests.
 keepalive = 5

@@ -36,6 +36,7 @@ import asyncio
 import gzip
 import json
 import random
+import resource
 import secrets
 import statistics
 import sys
@@ -617,6 +618,10 @@ def main() -> int:
     if args.rate <= 0 or args.seconds <= 0 or args.actors < 1 or min(args.tables) < 1 or args.servers < 1:
         parser.error("rates, lengths and counts must be positive")
 
+    # Every phone holds two connections here (its stream and its requests), and the
+    # servers started inherit the limit: allow as many open files as this user may have.
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     deadline = Deadline(args.cap)
     print(f"Forest Table club benchmark on loopback: {machine_line()}")
     print(f"command: {command_line()}")

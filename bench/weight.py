@@ -46,7 +46,7 @@ GAMES = [
     ("explorers-of-the-woodlands", PLAYERS[:4],
      {"first_player": "0", "heroes": ["xylia", "klethor", "shavi", "bethras"], "thorns": "regular"}, [
         ("a hero's hit points", "set_hp", {"hero": "klethor", "hp": 4}),
-        ("a tile placed", "place_tile", {"kind": "growth"}),
+        ("a tile placed", "place_tile", {"kind": "growth", "hero": "xylia"}),
     ]),
     ("mysterious-forest", PLAYERS, {"first_player": "0"}, [
         ("a setup step ticked", "tick", {"step": 0, "done": True}),

@@ -1,4 +1,5 @@
-"""`bash scripts/start.sh`, the README's first command, serves with the production server."""
+"""Starting the server: `bash scripts/start.sh`, the README's first command, serves with the
+production server, and its worker processes agree on one signing key."""
 
 from __future__ import annotations
 
@@ -76,3 +77,15 @@ def test_the_start_script_serves_with_gunicorn_and_one_gevent_worker(tmp_path):
     errors.close()
     assert "Using worker: gevent" in log
     assert "development server" not in log
+
+
+def test_worker_processes_starting_together_share_one_signing_key(tmp_path, monkeypatch):
+    from companion import _secret_key
+
+    first = _secret_key(str(tmp_path))
+    # A second worker that looked before the first had written, and so makes a key too.
+    monkeypatch.setattr(Path, "exists", lambda self: False)
+    assert _secret_key(str(tmp_path)) == first
+    monkeypatch.undo()
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]  # nothing left behind

@@ -296,7 +296,13 @@ class Phone:
     async def request(self, method: str, path: str, *, headers: dict | None = None, form: dict | None = None,
                       json_body: bytes | None = None, timeout: float = STEP_TIMEOUT) -> Reply:
         async with self.lock:
-            return await asyncio.wait_for(self._request(method, path, headers, form, json_body), timeout)
+            try:
+                return await asyncio.wait_for(self._request(method, path, headers, form, json_body), timeout)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                # The answer may still come: on this connection it would be read as the
+                # answer to the next request. A browser gives up on the connection too.
+                await self.close()
+                raise
 
     async def _request(self, method, path, headers, form, json_body) -> Reply:
         body = b""

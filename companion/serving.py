@@ -42,7 +42,16 @@ class InOrder:
             turn = threading.Lock()
             turn.acquire()
             self.waiting.append(turn)
-        turn.acquire()  # released by __exit__ of the request before: the slot is now ours
+        try:
+            turn.acquire()  # released by __exit__ of the request before: the slot is now ours
+        except BaseException:  # killed while waiting: leave the line, or pass on a slot given
+            with self.guard:
+                handed = turn not in self.waiting
+                if not handed:
+                    self.waiting.remove(turn)
+            if handed:
+                self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc) -> None:

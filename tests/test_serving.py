@@ -394,6 +394,32 @@ def test_a_freed_slot_goes_to_the_request_that_waited_not_to_a_newcomer():
     assert served == ["waited", "newcomer"]
 
 
+def test_a_request_given_up_while_waiting_does_not_keep_the_slot(monkeypatch):
+    from companion import serving
+
+    gate = serving.InOrder(1)
+    gate.__enter__()  # a request is running
+
+    class GivesUp:
+        """A waiter's turn that is killed in the line instead of blocking."""
+
+        def acquire(self, blocking=True):
+            if blocking and self.taken:
+                raise KeyboardInterrupt
+            self.taken = True
+            return True
+
+        taken = False
+
+    monkeypatch.setattr(serving.threading, "Lock", GivesUp)
+    with pytest.raises(KeyboardInterrupt):
+        gate.__enter__()
+    monkeypatch.undo()
+    assert not gate.waiting  # it left the line
+    gate.__exit__(None, None, None)
+    assert gate.free == 1  # the slot is free again, not handed to the one who left
+
+
 def test_under_gevent_the_slot_is_handed_over_in_order():
     done = subprocess.run([sys.executable, "-c", (
         "from gevent import monkey; monkey.patch_all()\n"

@@ -336,11 +336,14 @@ class Club:
         async def actor(table):
             beat = start + random.uniform(0, interval)
             while True:
+                # A beat after the end is not waited for: with more tables than the rate
+                # times the phase's length, some tables act not at all, and the phase
+                # (and its CPU, which counts the idle streams' keepalives) still ends on time.
+                if beat >= end:
+                    return
                 now = time.perf_counter()
                 if beat > now:
                     await asyncio.sleep(beat - now)
-                if time.perf_counter() >= end:
-                    return
                 await self.act(table)
                 beat = max(beat + interval, time.perf_counter())
 

@@ -33,10 +33,12 @@ worker_class = os.environ.get("FOREST_TABLE_WORKER_CLASS", "gevent")
 # every stream it may hold, or an action would queue behind streams. A thread costs
 # memory only once it has been used.
 threads = _env_int("FOREST_TABLE_THREADS", 2500)
-# Connections (so streams) one worker holds at most; the phones spread over the workers.
+# Connections (so streams) one worker holds at most; the phones spread over the workers,
+# though not evenly. Each phone holds two: its stream and a kept-alive one for its
+# requests, so 2,000 tables of five phones come to some 20,000 over the workers.
 # gthread: its threads, plus a few idle kept-alive connections that wait without one.
 worker_connections = _env_int("FOREST_TABLE_WORKER_CONNECTIONS",
-                              4000 if worker_class == "gevent" else threads + 200)
+                              12000 if worker_class == "gevent" else threads + 200)
 backlog = 2048
 # Seconds an idle keep-alive connection stays open between a phone's requests.
 keepalive = 5
@@ -77,5 +79,9 @@ def _lan_address() -> str | None:
 def when_ready(server):
     public = os.environ.get("FOREST_TABLE_PUBLIC_URL")
     shown = public or f"http://{_lan_address() or 'localhost'}:{_port}"
-    server.log.info("Forest Table is running with %s %s workers. On every phone, open: %s",
-                    workers, worker_class, shown)
+    # The settings in force, command-line options included.
+    count, kind = server.cfg.workers, server.cfg.worker_class_str
+    # On standard output whatever the log level, as `python app.py` prints it: the
+    # address the host opens on every phone.
+    print(f"\n  Forest Table is running (gunicorn, {count} {kind} worker{'s' if count != 1 else ''}). "
+          f"On every phone at the table, open:\n\n      {shown}\n", flush=True)

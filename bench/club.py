@@ -36,6 +36,7 @@ import asyncio
 import gzip
 import json
 import random
+import resource
 import secrets
 import statistics
 import sys
@@ -43,15 +44,26 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import quote
 
-from harness import (BenchError, Deadline, EventStream, Phone, Server, cpu_seconds,
+from harness import (BenchError, Deadline, EventStream, Phone, Server, command_line, cpu_seconds,
                      machine_busy_seconds, machine_line, ms_summary, new_rid, percentile,
                      process_tree, view_version)
+from weight import goal_lines as weight_goals
+from weight import measure_all as measure_weight
 
 PLAYERS = ["Ana", "Ben", "Cara", "Dan", "Eve"]
 HX = {"HX-Request": "true", "HX-Target": "view", "Accept-Encoding": "gzip, deflate"}
 SETUP_CONCURRENCY = 16     # tables set up at once
 OPEN_CONCURRENCY = 200     # streams being opened at once
 DRAIN_SECONDS = 10.0       # after a phase, how long updates still in flight may take
+
+# The goals the figures are held against.
+CPU_PER_ACTION_GOAL_MS = 8.0          # server CPU per action, its four view fetches included
+UPDATE_P95_GOAL_MS = 100.0            # last of the four other phones, 95th percentile
+LATENCY_GOAL_CLUBS = [(500, 50.0), (2000, 100.0)]   # (tables of five phones, actions a second)
+THROUGHPUT_GOAL = 400.0               # actions a second at saturation...
+THROUGHPUT_P99_GOAL_MS = 500.0        # ...each answered within this, 99 times in 100
+STREAM_MEMORY_GOAL_KIB = 12.0         # per open stream; "near" it: up to a quarter more
+STREAM_MEMORY_MIN_STREAMS = 500       # fewer streams are lost in the noise of the RSS
 
 
 @dataclass
@@ -171,6 +183,7 @@ class Club:
         self.errors: dict[str, int] = {}
         self.first_errors: list[str] = []
         self.post_times: dict[str, list] = {}
+        self.fetches: set = set()   # view fetches on their way
         self.phase = "setup"
 
     def error(self, kind: str, detail: str) -> None:
@@ -226,6 +239,9 @@ class Club:
         return sum(len(t.streams) for t in self.tables)
 
     async def close_streams(self) -> None:
+        for task in list(self.fetches):  # a fetch still on its way would find its phone closed
+            task.cancel()
+        await asyncio.gather(*self.fetches, return_exceptions=True)
         await asyncio.gather(*(s.stop() for t in self.tables for s in t.streams))
         await asyncio.gather(*(p.close() for t in self.tables for p in t.phones))
 
@@ -249,7 +265,9 @@ class Club:
                 listener.again = True  # htmx's hx-sync replace: one more fetch after this one
             else:
                 listener.fetching = True
-                asyncio.get_running_loop().create_task(self.fetch_view(table, listener))
+                task = asyncio.get_running_loop().create_task(self.fetch_view(table, listener))
+                self.fetches.add(task)
+                task.add_done_callback(self.fetches.discard)
 
     async def fetch_view(self, table: Table, listener: Listener) -> None:
         phone = table.phones[listener.index]
@@ -318,32 +336,34 @@ class Club:
         async def actor(table):
             beat = start + random.uniform(0, interval)
             while True:
+                # A beat after the end is not waited for: with more tables than the rate
+                # times the phase's length, some tables act not at all, and the phase
+                # (and its CPU, which counts the idle streams' keepalives) still ends on time.
+                if beat >= end:
+                    return
                 now = time.perf_counter()
                 if beat > now:
                     await asyncio.sleep(beat - now)
-                if time.perf_counter() >= end:
-                    return
                 await self.act(table)
                 beat = max(beat + interval, time.perf_counter())
 
         await asyncio.gather(*(actor(t) for t in self.tables))
         await self.drain()
 
-    async def flat_out(self, seconds: float, actors: int) -> tuple[int, float]:
-        """`actors` tables post back to back; returns (accepted, elapsed seconds)."""
+    async def flat_out(self, seconds: float, actors: int) -> tuple[list[int], float]:
+        """`actors` tables post back to back; returns (actions accepted per table, elapsed seconds)."""
         self.phase = "throughput"
         chosen = self.tables[:actors]
-        accepted = 0
+        accepted = [0] * len(chosen)
         start = time.perf_counter()
         end = start + min(seconds, self.deadline.remaining() - 60)
 
-        async def actor(table):
-            nonlocal accepted
+        async def actor(i, table):
             while time.perf_counter() < end:
                 if await self.act(table):
-                    accepted += 1
+                    accepted[i] += 1
 
-        await asyncio.gather(*(actor(t) for t in chosen))
+        await asyncio.gather(*(actor(i, t) for i, t in enumerate(chosen)))
         elapsed = time.perf_counter() - start
         await self.drain()
         return accepted, elapsed
@@ -417,8 +437,9 @@ async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> di
                                  time.perf_counter() - wall, machine_busy_seconds() - busy)
         actors = min(args.actors, n_tables)
         cpu, own, wall, busy = server.cpu_seconds(), time.process_time(), time.perf_counter(), machine_busy_seconds()
-        accepted, elapsed = await club.flat_out(args.throughput_seconds, actors)
-        result["throughput"] = {"actors": actors, "accepted": accepted, "elapsed": elapsed,
+        per_table, elapsed = await club.flat_out(args.throughput_seconds, actors)
+        result["throughput"] = {"actors": actors, "accepted": sum(per_table), "per_table": per_table,
+                                "elapsed": elapsed,
                                 "posts": club.post_times.get("throughput", []),
                                 "samples": club.samples("throughput"),
                                 "cpu": (server.cpu_seconds() - cpu, time.process_time() - own,
@@ -443,9 +464,15 @@ def report(server: Fleet, result: dict, args) -> None:
     print(f"\n== {n} table{'s' if n != 1 else ''} of {len(PLAYERS)} phones: {result['streams']} open streams; "
           f"{server.describe()}")
     print(f"   set up in {result['setup_s']:.1f} s, streams opened in {result['open_s']:.1f} s")
+    cpu_ms = cpu_per_action_ms(result)
+    if cpu_ms is not None:
+        print(f"   >> CPU per action: {cpu_ms:.1f} ms ({server.cpu_label}, latency phase, its four view fetches "
+              f"included; goal <= {CPU_PER_ACTION_GOAL_MS:.0f} ms: {'met' if cpu_ms <= CPU_PER_ACTION_GOAL_MS else 'NOT MET'})")
     mi, ms = result["memory_idle"], result["memory_streams"]
     print(f"   memory, {mi['processes']} processes:  no stream {mi['rss_mib']:7.1f} MiB RSS ({mi['pss_mib']:.1f} PSS)"
           f"   {result['streams']} streams {ms['rss_mib']:7.1f} MiB RSS ({ms['pss_mib']:.1f} PSS)")
+    rss_kib, pss_kib = stream_memory_kib(result)
+    print(f"   memory per open stream: {rss_kib:.1f} KiB RSS ({pss_kib:.1f} KiB PSS)")
     if "latency" in result:
         each, last, visible = result["latency"]
         posts = result["latency_posts"]
@@ -471,6 +498,11 @@ def report(server: Fleet, result: dict, args) -> None:
         if posts:
             print(f"     time per action                   median {statistics.median(posts) * 1000:7.1f} ms   "
                   f"p99 {percentile(posts, 0.99) * 1000:7.1f} ms   worst {max(posts) * 1000:7.1f} ms")
+        # Fair service gives every pressing table about the same number of actions; a
+        # table starved for a while falls behind however fast the median is.
+        spread = sorted(tp["per_table"])
+        print(f"     actions per pressing table        fewest {spread[0]}   median {statistics.median(spread):.0f}   "
+              f"most {spread[-1]}")
         print(f"     meanwhile update arrives, each    {ms_summary(each)}")
         server_cpu, client_cpu, wall, busy = tp["cpu"]
         print(f"     CPU: {server.cpu_label} {server_cpu / wall * 100:.0f}% of one core "
@@ -483,6 +515,73 @@ def report(server: Fleet, result: dict, args) -> None:
     print(f"   errors: {sum(errors.values())}" + (f" {errors}" if errors else ""))
     for line in result["first_errors"]:
         print(f"     {line}")
+    sys.stdout.flush()
+
+
+def cpu_per_action_ms(result: dict) -> float | None:
+    """The headline: the servers' CPU per action in the latency phase, view fetches included."""
+    posts = result.get("latency_posts")
+    if not posts:
+        return None
+    return result["latency_cpu"][0] / len(posts) * 1000
+
+
+def stream_memory_kib(result: dict) -> tuple[float, float]:
+    """What one open stream adds to the servers' memory (RSS, PSS), in KiB."""
+    mi, ms, n = result["memory_idle"], result["memory_streams"], max(1, result["streams"])
+    return ((ms["rss_mib"] - mi["rss_mib"]) * 1024 / n, (ms["pss_mib"] - mi["pss_mib"]) * 1024 / n)
+
+
+def goals(result: dict, args) -> list[tuple[str, str, bool | None]]:
+    """(goal, measured, met) for one part; met is None where this part does not measure it."""
+    n, errors = result["tables"], sum(result["errors"].values())
+    found = []
+    cpu_ms = cpu_per_action_ms(result)
+    found.append((f"CPU per action <= {CPU_PER_ACTION_GOAL_MS:.0f} ms (4 view fetches included)",
+                  f"{cpu_ms:.1f} ms" if cpu_ms is not None else "no action",
+                  None if cpu_ms is None else cpu_ms <= CPU_PER_ACTION_GOAL_MS))
+    for tables, rate in LATENCY_GOAL_CLUBS:
+        goal = (f"update p95 (last of 4) < {UPDATE_P95_GOAL_MS:.0f} ms and 0 errors at {tables} tables "
+                f"x 5 phones, {rate:.0f} actions/s")
+        if n != tables or args.rate != rate or "latency" not in result:
+            continue
+        last = result["latency"][1]
+        p95 = percentile(last, 0.95) * 1000 if last else None
+        found.append((goal, f"p95 {p95:.1f} ms, {errors} errors" if p95 is not None else f"no samples, {errors} errors",
+                      p95 is not None and p95 < UPDATE_P95_GOAL_MS and errors == 0))
+    if "throughput" in result:
+        tp = result["throughput"]
+        rate = tp["accepted"] / tp["elapsed"] if tp["elapsed"] else 0.0
+        p99 = percentile(tp["posts"], 0.99) * 1000 if tp["posts"] else float("inf")
+        found.append((f"throughput at saturation >= {THROUGHPUT_GOAL:.0f} actions/s with p99 < "
+                      f"{THROUGHPUT_P99_GOAL_MS:.0f} ms", f"{rate:.1f} actions/s, p99 {p99:.1f} ms "
+                      f"({tp['actors']} tables pressing)",
+                      rate >= THROUGHPUT_GOAL and p99 < THROUGHPUT_P99_GOAL_MS))
+    rss_kib, _pss = stream_memory_kib(result)
+    enough = result["streams"] >= STREAM_MEMORY_MIN_STREAMS
+    found.append((f"memory per open stream near {STREAM_MEMORY_GOAL_KIB:.0f} KiB (at most a quarter more)",
+                  f"{rss_kib:.1f} KiB RSS" + ("" if enough else f" (under {STREAM_MEMORY_MIN_STREAMS} streams: not judged)"),
+                  rss_kib <= STREAM_MEMORY_GOAL_KIB * 1.25 if enough else None))
+    return found
+
+
+def print_goals(parts: list[tuple[int, list]], weight: list | None) -> None:
+    print("\n== Against the goals")
+    for n, found in parts:
+        for goal, measured, met in found:
+            verdict = "  --   " if met is None else ("met    " if met else "NOT MET")
+            print(f"   {verdict} {n:>5} tables: {goal}: {measured}")
+    covered = {(n, rate) for n, found in parts for goal, _m, _v in found
+               for tables, rate in LATENCY_GOAL_CLUBS if n == tables and f"{tables} tables x" in goal}
+    for tables, rate in LATENCY_GOAL_CLUBS:
+        if (tables, rate) not in covered:
+            print(f"     --          update p95 at {tables} tables, {rate:.0f} actions/s: not measured "
+                  f"(run with --tables {tables} --rate {rate:.0f})")
+    if weight is None:
+        print("     --          page weight: not measured (--no-weight, or the first part failed)")
+    else:
+        for goal, measured, met in weight:
+            print(f"   {'met    ' if met else 'NOT MET'}        {goal}: {measured}")
     sys.stdout.flush()
 
 
@@ -511,6 +610,8 @@ def main() -> int:
                              "each part uses a fresh schema of it (default: SQLite)")
     parser.add_argument("--servers", type=int, default=None,
                         help="app servers, each on its own port (default 2 with --database-url, else 1)")
+    parser.add_argument("--no-weight", action="store_true",
+                        help="leave out the page weight of every game (measured on the first part's server)")
     parser.add_argument("--cap", type=float, default=900.0, help="hard cap on the whole run in seconds")
     args = parser.parse_args()
     if args.servers is None:
@@ -520,9 +621,15 @@ def main() -> int:
     if args.rate <= 0 or args.seconds <= 0 or args.actors < 1 or min(args.tables) < 1 or args.servers < 1:
         parser.error("rates, lengths and counts must be positive")
 
+    # Every phone holds two connections here (its stream and its requests), and the
+    # servers started inherit the limit: allow as many open files as this user may have.
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     deadline = Deadline(args.cap)
     print(f"Forest Table club benchmark on loopback: {machine_line()}")
+    print(f"command: {command_line()}")
     status = 0
+    parts, weight = [], None
     for n_tables in args.tables:
         database = SharedDatabase(args.database_url) if args.database_url else None
         env = {"FOREST_TABLE_DATABASE_URL": database.url} if database else {}
@@ -538,8 +645,13 @@ def main() -> int:
             result = asyncio.run(asyncio.wait_for(run_club(server, n_tables, args, deadline),
                                                   max(1.0, deadline.remaining() - 20)))
             report(server, result, args)
+            parts.append((n_tables, goals(result, args)))
             if sum(result["errors"].values()):
                 status = 1
+            if weight is None and not args.no_weight:
+                # After the club's phases, on a server that is quiet again.
+                weight = weight_goals(asyncio.run(asyncio.wait_for(
+                    measure_weight(server.ports[0], deadline), max(1.0, deadline.remaining() - 20))))
         except (BenchError, asyncio.TimeoutError, OSError) as exc:
             print(f"\n== {n_tables} tables: benchmark failed: {exc!r}", file=sys.stderr)
             tail = server.log_tail()
@@ -551,6 +663,7 @@ def main() -> int:
         if deadline.remaining() < 60:
             print("stopping: the run's cap is near", file=sys.stderr)
             break
+    print_goals(parts, weight)
     return status
 
 

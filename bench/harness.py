@@ -13,6 +13,7 @@ import math
 import os
 import re
 import secrets
+import shlex
 import signal
 import socket
 import statistics
@@ -295,7 +296,13 @@ class Phone:
     async def request(self, method: str, path: str, *, headers: dict | None = None, form: dict | None = None,
                       json_body: bytes | None = None, timeout: float = STEP_TIMEOUT) -> Reply:
         async with self.lock:
-            return await asyncio.wait_for(self._request(method, path, headers, form, json_body), timeout)
+            try:
+                return await asyncio.wait_for(self._request(method, path, headers, form, json_body), timeout)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                # The answer may still come: on this connection it would be read as the
+                # answer to the next request. A browser gives up on the connection too.
+                await self.close()
+                raise
 
     async def _request(self, method, path, headers, form, json_body) -> Reply:
         body = b""
@@ -512,7 +519,26 @@ def machine_busy_seconds() -> float:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_model() -> str:
+    """The processor's name as /proc/cpuinfo gives it (some virtual machines give little)."""
+    try:
+        with open("/proc/cpuinfo") as handle:
+            for line in handle:
+                name, _, value = line.partition(":")
+                if name.strip() in ("model name", "Model", "cpu model"):
+                    return value.strip()
+    except OSError:
+        pass
+    return "unknown CPU"
+
+
 def machine_line() -> str:
-    load = os.getloadavg()
-    return (f"{os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} at start, "
+    with open("/proc/loadavg") as handle:
+        load = " ".join(handle.read().split()[:3])
+    return (f"{cpu_model()}, {os.cpu_count()} cores, load average {load} at start, "
             f"Python {sys.version.split()[0]}")
+
+
+def command_line() -> str:
+    """The exact command that started this run, to be run again as it was."""
+    return shlex.join(getattr(sys, "orig_argv", [sys.executable, *sys.argv]))

@@ -23,6 +23,7 @@ import asyncio
 import json
 import re
 import sys
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from harness import BenchError, Deadline, EventStream, Phone, Server
@@ -32,17 +33,29 @@ GZIP = {"Accept-Encoding": "gzip, deflate"}
 IDENTITY = {"Accept-Encoding": "identity"}
 HX = {"HX-Request": "true", "HX-Target": "view", "HX-Current-URL": "http://127.0.0.1/"}
 
-# (game, options, moves made by phone 1 in turn, each measured as an update)
+# (game, players, options, moves made by phone 1 in turn, each measured as an update)
 GAMES = [
-    ("wicked-forest", {"first_leader": "0"}, [
+    ("wicked-forest", PLAYERS, {"first_leader": "0"}, [
         ("a card revealed", "reveal", {"card": 1, "flowers": 3, "witch": False}),
         ("a secret pick", "choose", {"choice": "stay", "decision": 1}),
     ]),
-    ("woodland-wizards", {"first_player": "0"}, [
+    ("woodland-wizards", PLAYERS, {"first_player": "0"}, [
         ("next phase", "next_phase", {"phase": "wandering"}),
         ("next phase", "next_phase", {"phase": "contest"}),
     ]),
+    ("explorers-of-the-woodlands", PLAYERS[:4],
+     {"first_player": "0", "heroes": ["xylia", "klethor", "shavi", "bethras"], "thorns": "regular"}, [
+        ("a hero's hit points", "set_hp", {"hero": "klethor", "hp": 4}),
+        ("a tile placed", "place_tile", {"kind": "growth", "hero": "xylia"}),
+    ]),
+    ("mysterious-forest", PLAYERS, {"first_player": "0"}, [
+        ("a setup step ticked", "tick", {"step": 0, "done": True}),
+        ("scouting starts", "start_scouting", {}),
+    ]),
 ]
+# The goals: a phone's first table page (everything it loads) and one update, gzipped.
+FIRST_LOAD_GOAL = 30_000
+UPDATE_GOAL = 3_000
 LINKED = re.compile(rb'<(?:link|script)\b[^>]*?\b(?:href|src)="([^"]+)"')
 
 
@@ -84,10 +97,27 @@ async def first_load(phone: Phone, code: str) -> list[tuple[str, int, int, int]]
     return rows
 
 
-async def measure_game(port: int, game: str, options: dict, moves, deadline: Deadline) -> None:
-    phones = [Phone(port, f"phone {i}") for i in range(len(PLAYERS))]
+@dataclass
+class GameWeight:
+    game: str
+    players: int
+    first_load: list      # (path, plain bytes, gzipped bytes, gzip header bytes)
+    updates: list = field(default_factory=list)  # (label, event chunk bytes, fragment plain, gzipped, headers)
+    refused: list = field(default_factory=list)  # (label, why)
+
+    @property
+    def first_load_gzipped(self) -> int:
+        return sum(row[2] for row in self.first_load)
+
+    def update_gzipped(self) -> list[int]:
+        """Each update as the phone receives it: the event's chunk and the gzipped fragment."""
+        return [framed + gz for _label, framed, _raw, gz, _head in self.updates]
+
+
+async def measure_game(port: int, game: str, players: list, options: dict, moves, deadline: Deadline) -> GameWeight:
+    phones = [Phone(port, f"phone {i}") for i in range(len(players))]
     reply = await phones[0].request("POST", "/api/tables", json_body=json.dumps(
-        {"game": game, "players": PLAYERS, "options": options}).encode(), headers={"Accept": "application/json"})
+        {"game": game, "players": players, "options": options}).encode(), headers={"Accept": "application/json"})
     if reply.status != 201:
         raise BenchError(f"creating a {game} table: {reply.status} {reply.body[:200]!r}")
     code = json.loads(reply.body)["code"]
@@ -96,14 +126,7 @@ async def measure_game(port: int, game: str, options: dict, moves, deadline: Dea
         if reply.status != 201:
             raise BenchError(f"seat {seat}: {reply.status}")
 
-    print(f"\n{game}, 5 players, the phone of seat 0:")
-    rows = await first_load(phones[0], code)
-    print("  first load of the table page          body bytes    gzipped   (gzip response headers)")
-    for path, raw, gz, head in rows:
-        print(f"    {path[:36]:36} {raw:10d} {gz:10d}   ({head})")
-    total_raw, total_gz = sum(r[1] for r in rows), sum(r[2] for r in rows)
-    print(f"    {'total':36} {total_raw:10d} {total_gz:10d}   ({sum(r[3] for r in rows)} in headers)")
-
+    weight = GameWeight(game, len(players), await first_load(phones[0], code))
     arrived: asyncio.Queue = asyncio.Queue()
     version = json.loads((await phones[0].request("GET", f"/api/tables/{code}",
                                                   headers={"Accept": "application/json"})).body)["version"]
@@ -112,13 +135,12 @@ async def measure_game(port: int, game: str, options: dict, moves, deadline: Dea
     stream.start()
     try:
         await asyncio.wait_for(stream.opened.wait(), deadline.step())
-        print("  typical update: the event, then the view fragment htmx fetches")
         for label, action, params in moves:
             reply = await phones[1].request("POST", f"/api/tables/{code}/actions", json_body=json.dumps(
                 {"action": action, "params": params, "version": version, "seat": 1}).encode(),
                 headers={"Accept": "application/json"})
             if reply.status != 200:
-                print(f"    ({label}: refused, {reply.status}: {json.loads(reply.body).get('error')})")
+                weight.refused.append((label, f"{reply.status}: {json.loads(reply.body).get('error')}"))
                 continue
             version = json.loads(reply.body)["version"]
             got = await asyncio.wait_for(arrived.get(), deadline.step())
@@ -127,17 +149,49 @@ async def measure_game(port: int, game: str, options: dict, moves, deadline: Dea
             event = f"event: update\ndata: {got}\n\n".encode()
             framed = len(f"{len(event):x}\r\n".encode()) + len(event) + 2  # as one HTTP chunk
             raw, gz, head = await fetch_both(phones[0], f"/t/{code}/view", HX)
-            print(f"    {label:20} event {len(event)} bytes ({framed} as a chunk); fragment {raw} bytes, "
-                  f"{gz} gzipped (+{head} header bytes); update total {framed + gz} bytes gzipped")
+            weight.updates.append((label, framed, raw, gz, head))
     finally:
         await stream.stop()
         for phone in phones:
             await phone.close()
+    return weight
 
 
-async def run(port: int, deadline: Deadline) -> None:
-    for game, options, moves in GAMES:
-        await measure_game(port, game, options, moves, deadline)
+def print_weight(weight: GameWeight) -> None:
+    print(f"\n{weight.game}, {weight.players} players, the phone of seat 0:")
+    print("  first load of the table page          body bytes    gzipped   (gzip response headers)")
+    for path, raw, gz, head in weight.first_load:
+        print(f"    {path[:36]:36} {raw:10d} {gz:10d}   ({head})")
+    total_raw = sum(r[1] for r in weight.first_load)
+    print(f"    {'total':36} {total_raw:10d} {weight.first_load_gzipped:10d}   "
+          f"({sum(r[3] for r in weight.first_load)} in headers)")
+    print("  typical update: the event, then the view fragment htmx fetches")
+    for (label, framed, raw, gz, head), total in zip(weight.updates, weight.update_gzipped()):
+        print(f"    {label:20} event {framed} bytes as a chunk; fragment {raw} bytes, "
+              f"{gz} gzipped (+{head} header bytes); update total {total} bytes gzipped")
+    for label, why in weight.refused:
+        print(f"    ({label}: refused, {why})")
+
+
+def goal_lines(weights: list[GameWeight]) -> list[tuple[str, str, bool]]:
+    """(goal, measured, met) for the page-weight goals, over every game measured."""
+    first = {w.game: w.first_load_gzipped for w in weights}
+    updates = [total for w in weights for total in w.update_gzipped()]
+    missing = [w.game for w in weights if w.refused or not w.updates]
+    return [
+        (f"first load of a table page < {FIRST_LOAD_GOAL // 1000} KB gzipped, every game",
+         ", ".join(f"{game} {size / 1000:.1f} KB" for game, size in first.items()),
+         bool(first) and max(first.values()) < FIRST_LOAD_GOAL),
+        (f"an update < {UPDATE_GOAL // 1000} KB gzipped (event + view fragment)",
+         f"largest {max(updates) / 1000:.2f} KB of {len(updates)}" if updates else "none measured"
+         + (f" (moves refused in {', '.join(missing)})" if missing else ""),
+         bool(updates) and max(updates) < UPDATE_GOAL and not missing),
+    ]
+
+
+async def measure_all(port: int, deadline: Deadline) -> list[GameWeight]:
+    return [await measure_game(port, game, players, options, moves, deadline)
+            for game, players, options, moves in GAMES]
 
 
 def main() -> int:
@@ -149,13 +203,19 @@ def main() -> int:
     try:
         server.start(deadline)
         print(f"Forest Table page weight, {server.describe()}, 127.0.0.1:{server.port}")
-        asyncio.run(asyncio.wait_for(run(server.port, deadline), max(1.0, deadline.remaining() - 10)))
+        weights = asyncio.run(asyncio.wait_for(measure_all(server.port, deadline),
+                                               max(1.0, deadline.remaining() - 10)))
     except (BenchError, asyncio.TimeoutError, OSError) as exc:
         print(f"benchmark failed: {exc!r}", file=sys.stderr)
         return 1
     finally:
         server.stop()
-    return 0
+    for weight in weights:
+        print_weight(weight)
+    print("\nAgainst the goals:")
+    for goal, measured, met in goal_lines(weights):
+        print(f"  {'met    ' if met else 'NOT MET'}  {goal}: {measured}")
+    return 0 if all(met for _goal, _measured, met in goal_lines(weights)) else 1
 
 
 if __name__ == "__main__":

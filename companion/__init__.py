@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import socket
+import tempfile
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -16,12 +17,25 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def _secret_key(instance_path: str) -> str:
-    """Read the signing key from the instance folder, creating it at first start."""
+    """Read the signing key from the instance folder, creating it at first start.
+
+    The production server's worker processes start side by side, and each would make a
+    key of its own: a seat cookie signed by one would then be refused by another. The key
+    is written whole under another name and linked into place, so the first one wins.
+    """
     path = Path(instance_path) / "secret_key"
     if not path.exists():
         os.makedirs(instance_path, exist_ok=True)
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
+        fd, written = tempfile.mkstemp(dir=instance_path, prefix=".secret_key-")  # mode 0600
+        try:
+            os.write(fd, secrets.token_hex(32).encode())
+            os.close(fd)
+            try:
+                os.link(written, path)
+            except FileExistsError:
+                pass  # another process was first: its key is the one
+        finally:
+            os.unlink(written)
     return path.read_text().strip()
 
 

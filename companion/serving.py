@@ -6,24 +6,77 @@ shared the interpreter: each waited for the others at every database call and so
 write, and a 4 ms request took hundreds of milliseconds. So a process lets only
 `REQUEST_SLOTS` requests run at once (default 1: the worker processes use the cores) and
 the others wait their turn; streams take no slot, they hardly run. Under gevent (the
-default) a request runs to its end without giving way anyway, so the slot changes little.
+default) a request runs to its end without giving way anyway, and the slot's queue is what
+keeps the wait even: requests get the slot in the order they asked for it.
 """
 
 from __future__ import annotations
 
+import collections
 import gc
+import sys
 import threading
 
 from . import create_app
 
 
+class InOrder:
+    """A semaphore that hands a freed slot to the longest waiter, never to a newcomer.
+
+    Under gevent a released semaphore wakes its first waiter only at the hub's next turn;
+    meanwhile every request whose bytes arrived in the same turn finds the slot free and
+    takes it. At saturation that let fresh requests pass the queue again and again: most
+    actions were served at once and a few waited seconds. Here the slot is handed over.
+    """
+
+    def __init__(self, slots: int):
+        self.free = slots
+        self.waiting: collections.deque = collections.deque()
+        self.guard = threading.Lock()
+
+    def __enter__(self):
+        with self.guard:
+            if self.free and not self.waiting:
+                self.free -= 1
+                return self
+            turn = threading.Lock()
+            turn.acquire()
+            self.waiting.append(turn)
+        try:
+            turn.acquire()  # released by __exit__ of the request before: the slot is now ours
+        except BaseException:  # killed while waiting: leave the line, or pass on a slot given
+            with self.guard:
+                handed = turn not in self.waiting
+                if not handed:
+                    self.waiting.remove(turn)
+            if handed:
+                self.__exit__()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with self.guard:
+            if self.waiting:
+                self.waiting.popleft().release()
+            else:
+                self.free += 1
+
+
+def _under_gevent() -> bool:
+    monkey = sys.modules.get("gevent.monkey")
+    return monkey is not None and monkey.is_module_patched("threading")
+
+
 class RequestSlots:
-    def __init__(self, wsgi_app, slots: int):
+    def __init__(self, wsgi_app, slots: int, in_order: bool | None = None):
         self.wsgi_app = wsgi_app
-        # A plain semaphore: a thread that already runs may take a free slot before a
-        # woken one. Handing each slot over in strict order instead measured far worse,
-        # since every request then waited for another thread to be scheduled.
-        self.gate = threading.BoundedSemaphore(slots)
+        if _under_gevent() if in_order is None else in_order:
+            self.gate = InOrder(slots)
+        else:
+            # Threads: a plain semaphore, where a thread that already runs may take a free
+            # slot before a woken one. Handing each slot over in strict order measured far
+            # worse there, since every request then waited for another thread to be scheduled.
+            self.gate = threading.BoundedSemaphore(slots)
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO", "").endswith("/events"):

@@ -332,7 +332,8 @@ def test_the_view_reads_only_the_log_lines_it_shows(database):
 # -- the production server ---------------------------------------------------------------------------
 
 
-def test_a_worker_runs_one_request_at_a_time_but_any_number_of_streams():
+@pytest.mark.parametrize("in_order", [False, True])
+def test_a_worker_runs_one_request_at_a_time_but_any_number_of_streams(in_order):
     from companion.serving import RequestSlots
 
     running, most, lock = [0], [0], threading.Lock()
@@ -350,7 +351,7 @@ def test_a_worker_runs_one_request_at_a_time_but_any_number_of_streams():
             running[0] -= 1
         return [b"page"]
 
-    gated = RequestSlots(inner_app, 1)
+    gated = RequestSlots(inner_app, 1, in_order=in_order)
     answers = []
 
     def call(path):
@@ -365,6 +366,69 @@ def test_a_worker_runs_one_request_at_a_time_but_any_number_of_streams():
         thread.join(WAIT)
     assert most[0] == 1
     assert sorted(answers) == [[b"page"]] * 6 + [[b"stream"]] * 2
+
+
+def test_a_freed_slot_goes_to_the_request_that_waited_not_to_a_newcomer():
+    from companion.serving import RequestSlots
+
+    gate = RequestSlots(None, 1, in_order=True).gate
+    served = []
+
+    def waiter():
+        with gate:
+            served.append("waited")
+
+    gate.__enter__()  # a request is running
+    queued = threading.Thread(target=waiter)
+    queued.start()
+    limit = time.monotonic() + WAIT
+    while not gate.waiting:  # until the waiter stands in line
+        assert time.monotonic() < limit and queued.is_alive()
+        time.sleep(0.001)
+    gate.__exit__(None, None, None)
+    # A newcomer asks the very moment the slot is freed, before the waiter has run again:
+    # a plain semaphore lets it in first, and at saturation some requests then waited seconds.
+    with gate:
+        served.append("newcomer")
+    queued.join(WAIT)
+    assert served == ["waited", "newcomer"]
+
+
+def test_a_request_given_up_while_waiting_does_not_keep_the_slot(monkeypatch):
+    from companion import serving
+
+    gate = serving.InOrder(1)
+    gate.__enter__()  # a request is running
+
+    class GivesUp:
+        """A waiter's turn that is killed in the line instead of blocking."""
+
+        def acquire(self, blocking=True):
+            if blocking and self.taken:
+                raise KeyboardInterrupt
+            self.taken = True
+            return True
+
+        taken = False
+
+    monkeypatch.setattr(serving.threading, "Lock", GivesUp)
+    with pytest.raises(KeyboardInterrupt):
+        gate.__enter__()
+    monkeypatch.undo()
+    assert not gate.waiting  # it left the line
+    gate.__exit__(None, None, None)
+    assert gate.free == 1  # the slot is free again, not handed to the one who left
+
+
+def test_under_gevent_the_slot_is_handed_over_in_order():
+    done = subprocess.run([sys.executable, "-c", (
+        "from gevent import monkey; monkey.patch_all()\n"
+        "from companion.serving import InOrder, RequestSlots\n"
+        "assert isinstance(RequestSlots(None, 1).gate, InOrder)\n")],
+        cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    from companion.serving import InOrder, RequestSlots
+    assert not isinstance(RequestSlots(None, 1).gate, InOrder)  # threads: the plain semaphore
 
 
 def test_the_production_app_settles_its_memory_before_forking(tmp_path):

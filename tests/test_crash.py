@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from companion import db, store, tables
-from companion.games import get_game
+from companion.games import get_game, json_view
 
 from .browser import browser, phones  # noqa: F401  (fixtures)
 from .test_concurrency import Phone, assert_snapshot_is_fold, new_table
@@ -172,7 +172,7 @@ def check_survivors(server, phones, code, acked):
     table, live = assert_snapshot_is_fold(server.db_path, code)
     folded = tables.fold(get_game(table.game), table.players, table.options, live)
     watcher = Phone(server.base)  # holds no seat: sees what everyone may see
-    assert watcher.get(f"/api/tables/{code}")["view"] == get_game(table.game).view(folded, None)
+    assert watcher.get(f"/api/tables/{code}")["view"] == json_view(get_game(table.game), folded, None)
 
 
 def test_acknowledged_actions_survive_kill_9(any_app_process):

@@ -72,3 +72,76 @@ def test_the_pool_keeps_only_a_few_idle_connections(tmp_path):
     with pytest.raises(Exception):
         lent[-1].execute("SELECT 1")  # the ones beyond were closed
     pool.close()
+
+
+# -- the view -------------------------------------------------------------------------------
+
+HX = {"HX-Request": "true"}
+
+
+def _wicked_forest_table(app, players):
+    phones = [app.test_client() for _ in players]
+    code = phones[0].post("/api/tables", json={"game": "wicked-forest", "players": players,
+                                               "options": {"first_leader": "0"}}).get_json()["code"]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"/join/{code}", data={"seat": str(seat)}).status_code in (302, 303)
+    return code, phones
+
+
+def test_a_view_reads_the_seats_and_the_newest_moves_once(sqlite_app):
+    code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
+    statements = []
+    with sqlite_app.app_context():
+        conn = db_module.get_db()  # the pooled connection the next request gets
+    conn.set_trace_callback(statements.append)
+    try:
+        assert phones[1].get(f"/t/{code}/view", headers=HX).status_code == 200
+    finally:
+        conn.set_trace_callback(None)
+    # The view reads the seats once for this phone's seats and the seat list (the rate
+    # limit's check of whether the phone sits here reads them once more, before it).
+    assert sum("FROM seat" in s for s in statements) <= 2
+    # The Undo button and the last moves come from one read of the newest moves.
+    assert sum("FROM action" in s for s in statements) == 1
+
+
+def test_form_helpers_escape_what_players_typed(sqlite_app):
+    hostile = 'Al"<b>'
+    code, phones = _wicked_forest_table(sqlite_app, [hostile, "Ben", "Cara"])
+    html = phones[0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    assert hostile not in html
+    assert 'aria-label="Al&#34;&lt;b&gt; Magic"' in html  # a stepper's label
+    assert 'aria-label="Al&#34;&lt;b&gt; Magic minus one"' in html
+
+
+def test_every_form_of_a_view_gets_its_own_request_id(sqlite_app):
+    import re
+    code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
+    html = phones[0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    rids = re.findall(r'name="rid" value="([^"]+)"', html)
+    forms = html.count("<form ")
+    assert forms > 20
+    assert len(rids) == len(set(rids)) == forms
+
+
+def test_a_stepper_at_its_bounds_disables_the_step_past_them(sqlite_app):
+    import re
+    code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
+    html = phones[0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    # Ana's Forest Magic Tiles start at 0: minus is disabled, plus posts 1.
+    minus = re.search(r'<button class="btn step" name="count" value="-1" disabled '
+                      r'aria-label="Ana Forest Magic Tiles minus one">', html)
+    plus = re.search(r'<button class="btn step" name="count" value="1" '
+                     r'aria-label="Ana Forest Magic Tiles plus one">', html)
+    assert minus and plus
+
+
+def test_dict_attributes_in_templates_read_as_jinja_reads_them(sqlite_app):
+    env = sqlite_app.jinja_env
+    view = {"phase": "choose", "items": "a key named like a method"}
+    assert env.from_string("{{ v.phase }}").render(v=view) == "choose"
+    # A dict's own methods come first, as Jinja has it; a key is reached with v['items'].
+    assert env.from_string("{{ v.items()|list|length }}").render(v=view) == "2"
+    assert env.from_string("{{ v['items'] }}").render(v=view) == "a key named like a method"
+    assert env.from_string("{{ v.missing is defined }}").render(v=view) == "False"
+    assert env.from_string("{{ v.missing|default('-') }}").render(v=view) == "-"

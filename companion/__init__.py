@@ -115,8 +115,9 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import db, live
     from .web import api, assets, campaigns, compression, errors, history, limits, pages, phone
-    from .web import campaigns_api, incoming
+    from .web import campaigns_api, incoming, templating
 
+    app.jinja_environment = templating.ViewEnvironment  # before anything builds app.jinja_env
     app.session_interface = phone.SessionInterface()
     db.init_app(app)
     live.init_app(app)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 
 import click
 from flask import current_app, g
@@ -21,6 +22,50 @@ def database_of(app) -> str:
     return app.config.get("DATABASE_URL") or app.config["DATABASE"]
 
 
+class SqlitePool:
+    """Idle SQLite connections of one process, reused request after request: opening one,
+    setting its pragmas and closing it again cost about a millisecond, as much as reading
+    and checking a move, on every request. A connection is never used by two requests at
+    once, and never in a process other than the one that opened it."""
+
+    def __init__(self, path: str, keep: int = 8):
+        self.path = path
+        self.keep = keep
+        self._idle: list[sqlite3.Connection] = []
+        self._pid = os.getpid()
+        self._lock = threading.Lock()
+
+    def borrow(self) -> sqlite3.Connection:
+        with self._lock:
+            if self._pid != os.getpid():  # forked: the parent's connections are not ours
+                self._idle, self._pid = [], os.getpid()
+            if self._idle:
+                return self._idle.pop()
+        return store.connect(self.path)
+
+    def give_back(self, conn: sqlite3.Connection) -> None:
+        if conn.in_transaction:  # a request that failed mid-write leaves nothing behind
+            conn.rollback()
+        with self._lock:
+            if self._pid == os.getpid() and len(self._idle) < self.keep:
+                self._idle.append(conn)
+                return
+        conn.close()
+
+    def close(self) -> None:
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+
+
+def _sqlite_pool(app, path: str) -> SqlitePool:
+    pool = app.extensions.get("forest_sqlite_pool")
+    if pool is None or pool.path != path:
+        pool = app.extensions["forest_sqlite_pool"] = SqlitePool(path)
+    return pool
+
+
 def get_db():
     if "db" not in g:
         target = database_of(current_app)
@@ -28,13 +73,20 @@ def get_db():
             from . import pgstore
             g.db = pgstore.borrow(target)  # from the process's pool, given back at teardown
         else:
-            g.db = store.connect(target)
+            pool = _sqlite_pool(current_app, target)
+            g.db = pool.borrow()
+            g.db_pool = pool
     return g.db
 
 
 def close_db(_exc=None) -> None:
     conn = g.pop("db", None)
-    if conn is not None:
+    pool = g.pop("db_pool", None)
+    if conn is None:
+        return
+    if pool is not None:
+        pool.give_back(conn)
+    else:
         conn.close()
 
 

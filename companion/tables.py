@@ -274,17 +274,32 @@ def load(conn, code) -> store.TableRow:
     return table
 
 
-def seats_held(conn, table: store.TableRow, tokens) -> list[int]:
-    """The seats whose current token is among this phone's tokens."""
+def seats_held(conn, table: store.TableRow, tokens, rows=None) -> list[int]:
+    """The seats whose current token is among this phone's tokens (`rows`: the table's
+    seat rows, when already read)."""
     hashes = {hash_token(t) for t in tokens if isinstance(t, str)}
-    return [row["seat"] for row in store.seats(conn, table.id) if row["token_hash"] in hashes]
+    rows = store.seats(conn, table.id) if rows is None else rows
+    return [row["seat"] for row in rows if row["token_hash"] in hashes]
 
 
-def seat_list(conn, table: store.TableRow, held: list[int]) -> list[dict]:
+def sits_at(conn, code: str, tokens, host_token) -> bool:
+    """Whether a phone with these seat tokens and host token holds a seat at the table or
+    made it; reads only the token hashes, not the table's state."""
+    found = store.token_hashes(conn, code)
+    if found is None:
+        return False
+    host_hash, seat_hashes = found
+    if isinstance(host_token, str) and secrets.compare_digest(hash_token(host_token), host_hash):
+        return True
+    mine = {hash_token(t) for t in tokens if isinstance(t, str)}
+    return any(h in mine for h in seat_hashes if h is not None)
+
+
+def seat_list(conn, table: store.TableRow, held: list[int], rows=None) -> list[dict]:
     return [
         {"seat": row["seat"], "name": row["name"], "taken": row["token_hash"] is not None,
          "mine": row["seat"] in held}
-        for row in store.seats(conn, table.id)
+        for row in (store.seats(conn, table.id) if rows is None else rows)
     ]
 
 
@@ -495,10 +510,15 @@ def _settle_undo(game, table: store.TableRow, actions: list, plan: UndoPlan) -> 
     plan.undone, plan.said, plan.state = undone, said, state
 
 
-def undo_preview(conn, table: store.TableRow, held: list[int]) -> UndoPlan:
-    """The plan for the Undo button, reading only the newest rows when they hold a move."""
+# The newest live rows a view reads: the Undo button's plan and the last moves come from them.
+NEWEST_ROWS = 8
+
+
+def undo_preview(conn, table: store.TableRow, held: list[int], newest=None) -> UndoPlan:
+    """The plan for the Undo button, reading only the newest rows (`newest`, when already
+    read) when they hold a move."""
     game = get_game(table.game)
-    actions = store.live_actions(conn, table.id, newest=8)
+    actions = store.live_actions(conn, table.id, newest=NEWEST_ROWS) if newest is None else newest
     if actions and all(row.name.startswith("_") for row in actions):
         actions = store.live_actions(conn, table.id)
     return undo_plan(game, table, actions, table.snapshot, held)
@@ -547,11 +567,15 @@ def _is_secret(game, row) -> bool:
     return spec is not None and spec.secret
 
 
-def log_lines(conn, table: store.TableRow, limit: int | None = None) -> list[dict]:
-    """The public log, newest first: a secret action never shows what was chosen."""
+def log_lines(conn, table: store.TableRow, limit: int | None = None, newest=None) -> list[dict]:
+    """The public log, newest first: a secret action never shows what was chosen. `newest`:
+    the newest live rows, when already read (at least `limit` of them, or all there are)."""
     game = get_game(table.game)
     # Only the lines shown are read: a long game's view costs no more than a short one's.
-    rows = store.live_actions(conn, table.id, newest=limit)
+    if newest is not None and limit and limit <= NEWEST_ROWS:
+        rows = newest[-limit:]
+    else:
+        rows = store.live_actions(conn, table.id, newest=limit)
     return [
         {"seq": r.seq, "seat": r.seat, "action": r.name,
          "text": describe(game, r.name, r.params, r.seat, table.players), "at": r.created_at}

@@ -93,10 +93,7 @@ def _holds_this_table() -> bool:
     seat_tokens, host = phone.tokens(code), phone.host_token(code)
     if not code or not (seat_tokens or host):
         return False  # no cookie for this code: no need to read the table
-    table = store.get_table(get_db(), code)
-    if table is None:
-        return False
-    return tables.is_host(table, host) or bool(tables.seats_held(get_db(), table, seat_tokens))
+    return tables.sits_at(get_db(), code, seat_tokens, host)
 
 
 def _config(name: str):

@@ -15,11 +15,15 @@ from jinja2_fragments.flask import render_block
 from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
-from . import phone
+from . import forms, phone
 
 bp = Blueprint("pages", __name__)
+# table/_macros.html hands these out as ui.form, ui.button and ui.stepper.
+for _helper in (forms.act_form, forms.act_button, forms.act_stepper):
+    bp.add_app_template_global(_helper)
 
 ACTION_FIELDS = {"action", "version", "rid", "seat", "as"}
+LOG_LINES = 6  # the last moves in the More sheet
 
 
 def _int_arg(raw):
@@ -31,7 +35,8 @@ def _int_arg(raw):
         return None
 
 
-def view_context(table, held, as_seat=None, notice=None, notice_kind="error", just_chose=False):
+def view_context(table, held, as_seat=None, notice=None, notice_kind="error", just_chose=False,
+                 seat_rows=None):
     """Everything the table templates need, with the game's view for this phone's seat.
 
     A phone passed around (several seats) shows a seat's own secret pick only in the answer
@@ -47,6 +52,8 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         # A phone holding several seats shows only what everyone may see, until it is
         # handed to one player for a private screen.
         viewer = None
+    conn = get_db()
+    newest = tables.store.live_actions(conn, table.id, newest=tables.NEWEST_ROWS)
     return {
         "table": table,
         "game": game,
@@ -58,9 +65,9 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         "actor": viewer if viewer is not None else (held[0] if held else None),
         "private": private,
         "show_choice": len(held) == 1 or (private and just_chose),
-        "seats": tables.seat_list(get_db(), table, held),
-        "log": tables.log_lines(get_db(), table, limit=6),
-        "undo": tables.undo_preview(get_db(), table, held),
+        "seats": tables.seat_list(conn, table, held, rows=seat_rows),
+        "log": tables.log_lines(conn, table, limit=LOG_LINES, newest=newest),
+        "undo": tables.undo_preview(conn, table, held, newest=newest),
         "ending": ending_sentence(game, table.snapshot),
         "notice": notice,
         "notice_kind": notice_kind,
@@ -84,9 +91,11 @@ def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose
     To htmx the notice goes as a toast (an event for app.js), not into the view: it shows
     where the finger is, whatever part of the page is on the screen."""
     table = tables.load(get_db(), code)
-    held = phone.held_seats(table)
+    seat_rows = tables.store.seats(get_db(), table.id)  # read once for held and the seat list
+    held = tables.seats_held(get_db(), table, phone.tokens(table.code), rows=seat_rows)
     ctx = view_context(table, held, as_seat=as_seat, just_chose=just_chose,
-                       notice=None if request.htmx else notice, notice_kind=notice_kind)
+                       notice=None if request.htmx else notice, notice_kind=notice_kind,
+                       seat_rows=seat_rows)
     if request.htmx:
         response = Response(render_block("table/page.html", "view", **ctx))
         if notice:

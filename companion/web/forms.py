@@ -1,0 +1,82 @@
+"""The action forms of a table view, built in Python.
+
+A view has thirty to fifty of them (every stepper is two), and as Jinja macros with a
+`caller` each cost several macro calls: they were half of a view's render time. The
+templates still call them as `ui.form`, `ui.button` and `ui.stepper` (table/_macros.html
+hands these out under those names), with the same arguments and the same markup.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from flask import url_for
+from jinja2 import pass_context
+from markupsafe import Markup, escape
+
+
+@lru_cache(maxsize=4096, typed=True)  # typed: True must not come back as "1"
+def _escaped(value) -> str:
+    return str(escape(value))
+
+
+def _text(value) -> str:
+    """A value escaped for HTML. The same few (action names, classes, seat numbers, the
+    version) come back in every form of every view, so each is escaped once."""
+    try:
+        return _escaped(value)
+    except TypeError:  # unhashable
+        return str(escape(value))
+
+
+def _opening(context, action, seat, cls, label) -> str:
+    """The <form> tag and its hidden fields: the action, the version this phone saw, a
+    fresh request id (a retried tap is recognised by it) and the seat it acts for."""
+    url = _text(context.get("act_url") or url_for("pages.act", code=context["table"].code))
+    aria = f' aria-label="{_text(label)}"' if label else ""
+    seat_field = "" if seat is None else f'<input type="hidden" name="seat" value="{_text(seat)}">'
+    # The request id is letters, digits, "-", "_" and "." (phone.request_ids): nothing to escape.
+    return (f'<form method="post" action="{url}" hx-post="{url}" hx-target="#view" hx-sync="this:drop" '
+            f'class="act {_text(cls)}"{aria}>'
+            f'<input type="hidden" name="action" value="{_text(action)}">'
+            f'<input type="hidden" name="version" value="{_text(context["table"].version)}">'
+            f'<input type="hidden" name="rid" value="{context["new_rid"]()}">{seat_field}')
+
+
+def _fields(fields: dict) -> str:
+    return "".join(f'<input type="hidden" name="{_text(k)}" value="{_text(v)}">'
+                   for k, v in fields.items())
+
+
+@pass_context
+def act_form(context, action, seat=None, cls="", label=None, caller=None):
+    """One post per action, answered with the fresh view swapped into #view. hx-sync on
+    the form itself: a form already on its way is not sent again, and a live refresh of
+    the view does not abort it. The body is the `{% call %}` block."""
+    body = caller() if caller is not None else ""
+    return Markup(f"{_opening(context, action, seat, cls, label)}{body}</form>")
+
+
+@pass_context
+def act_button(context, action, text, seat=None, cls="btn", fields=None, label=None):
+    """A form of one button, with `fields` as hidden inputs."""
+    aria = f' aria-label="{_text(label)}"' if label else ""
+    return Markup(f'{_opening(context, action, seat, "inline", None)}{_fields(fields or {})}'
+                  f'<button class="{_text(cls)}" type="submit"{aria}>{_text(text)}</button></form>')
+
+
+@pass_context
+def act_stepper(context, action, value, name, low, high, fields=None, label="", unit=""):
+    """A number with − and + beside it, each its own form posting value ∓ 1."""
+    hidden = _fields(fields or {})
+    label = _text(label)
+
+    def step(new_value, disabled, sign, words):
+        return (f'{_opening(context, action, None, "inline", None)}{hidden}'
+                f'<button class="btn step" name="{_text(name)}" value="{_text(new_value)}"'
+                f'{" disabled" if disabled else ""} aria-label="{label} {words}">{sign}</button></form>')
+
+    return Markup(f'<div class="stepper" role="group" aria-label="{label}">'
+                  f'{step(value - 1, value <= low, "−", "minus one")}'
+                  f'<span class="step-value" aria-live="polite">{_text(value)}{_text(unit)}</span>'
+                  f'{step(value + 1, value >= high, "+", "plus one")}</div>')

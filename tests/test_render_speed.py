@@ -1,0 +1,165 @@
+"""What keeps a move cheap to serve: reused database connections and rendered views."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from companion import db as db_module
+from companion import store
+
+
+@pytest.fixture
+def sqlite_app(tmp_path):
+    from companion import create_app
+    return create_app({"DATABASE": str(tmp_path / "t.sqlite"), "SECRET_KEY": "test",
+                       "TESTING": True, "LAN_ADDRESS": "127.0.0.1"})
+
+
+def test_requests_reuse_one_sqlite_connection(sqlite_app):
+    with sqlite_app.app_context():
+        first = db_module.get_db()
+    with sqlite_app.app_context():
+        second = db_module.get_db()
+    assert second is first
+    second.execute("SELECT 1").fetchone()  # given back open, not closed
+
+
+def test_a_connection_in_use_is_not_lent_twice(sqlite_app):
+    with sqlite_app.app_context():
+        outer = db_module.get_db()
+        with sqlite_app.app_context():
+            inner = db_module.get_db()
+        assert inner is not outer
+
+
+def test_a_request_failing_mid_write_leaves_no_transaction_behind(sqlite_app):
+    with pytest.raises(RuntimeError):
+        with sqlite_app.app_context():
+            conn = db_module.get_db()
+            conn.execute("BEGIN IMMEDIATE")
+            raise RuntimeError("the request failed")
+    with sqlite_app.app_context():
+        again = db_module.get_db()
+        assert again is conn
+        assert not again.in_transaction
+        # The write lock is free: another connection can write at once.
+        other = store.connect(sqlite_app.config["DATABASE"])
+        try:
+            other.execute("BEGIN IMMEDIATE")
+            other.execute("ROLLBACK")
+        finally:
+            other.close()
+
+
+def test_a_forked_process_opens_its_own_connections(tmp_path, monkeypatch):
+    pool = db_module.SqlitePool(str(tmp_path / "t.sqlite"))
+    parent = pool.borrow()
+    pool.give_back(parent)
+    monkeypatch.setattr(os, "getpid", lambda: -1)  # as seen from a child after fork()
+    child = pool.borrow()
+    assert child is not parent
+    child.close()
+
+
+def test_the_pool_keeps_only_a_few_idle_connections(tmp_path):
+    pool = db_module.SqlitePool(str(tmp_path / "t.sqlite"), keep=2)
+    lent = [pool.borrow() for _ in range(4)]
+    for conn in lent:
+        pool.give_back(conn)
+    assert len(pool._idle) == 2
+    with pytest.raises(Exception):
+        lent[-1].execute("SELECT 1")  # the ones beyond were closed
+    pool.close()
+
+
+# -- the view -------------------------------------------------------------------------------
+
+HX = {"HX-Request": "true"}
+
+
+def _wicked_forest_table(app, players):
+    phones = [app.test_client() for _ in players]
+    code = phones[0].post("/api/tables", json={"game": "wicked-forest", "players": players,
+                                               "options": {"first_leader": "0"}}).get_json()["code"]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"/join/{code}", data={"seat": str(seat)}).status_code in (302, 303)
+    return code, phones
+
+
+def test_a_view_reads_the_seats_and_the_newest_moves_once(sqlite_app):
+    code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
+    statements = []
+    with sqlite_app.app_context():
+        conn = db_module.get_db()  # the pooled connection the next request gets
+    conn.set_trace_callback(statements.append)
+    try:
+        assert phones[1].get(f"/t/{code}/view", headers=HX).status_code == 200
+    finally:
+        conn.set_trace_callback(None)
+    # The table and its state are read once, and the seats once for this phone's seats and
+    # the seat list; the rate limit's check of whether the phone sits here reads only the
+    # token hashes.
+    assert sum("SELECT * FROM game_table" in s for s in statements) == 1
+    assert sum("FROM seat" in s for s in statements) == 1
+    assert sum("JOIN seat" in s for s in statements) == 1
+    # The Undo button and the last moves come from one read of the newest moves.
+    assert sum("FROM action" in s for s in statements) == 1
+
+
+def test_a_freed_seat_no_longer_counts_as_sitting_at_the_table(sqlite_app):
+    from companion import tables
+    code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
+    with phones[1].session_transaction() as session:
+        ben = session["seats"][code]
+    with sqlite_app.app_context():
+        conn = db_module.get_db()
+        assert tables.sits_at(conn, code, ben, None)
+        assert not tables.sits_at(conn, code, ["not a token"], "not the host")
+        assert not tables.sits_at(conn, "NOPE", ben, None)
+        table = store.get_table(conn, code)
+        store.set_seat_token(conn, table.id, 1, None)
+        assert not tables.sits_at(conn, code, ben, None)
+
+
+def test_form_helpers_escape_what_players_typed(sqlite_app):
+    hostile = 'Al"<b>'
+    code, phones = _wicked_forest_table(sqlite_app, [hostile, "Ben", "Cara"])
+    html = phones[0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    assert hostile not in html
+    assert 'aria-label="Al&#34;&lt;b&gt; Magic"' in html  # a stepper's label
+    assert 'aria-label="Al&#34;&lt;b&gt; Magic minus one"' in html
+
+
+def test_every_form_of_a_view_gets_its_own_request_id(sqlite_app):
+    import re
+    code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
+    html = phones[0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    rids = re.findall(r'name="rid" value="([^"]+)"', html)
+    forms = html.count("<form ")
+    assert forms > 20
+    assert len(rids) == len(set(rids)) == forms
+
+
+def test_a_stepper_at_its_bounds_disables_the_step_past_them(sqlite_app):
+    import re
+    code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
+    html = phones[0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    # Ana's Forest Magic Tiles start at 0: minus is disabled, plus posts 1.
+    minus = re.search(r'<button class="btn step" name="count" value="-1" disabled '
+                      r'aria-label="Ana Forest Magic Tiles minus one">', html)
+    plus = re.search(r'<button class="btn step" name="count" value="1" '
+                     r'aria-label="Ana Forest Magic Tiles plus one">', html)
+    assert minus and plus
+
+
+def test_dict_attributes_in_templates_read_as_jinja_reads_them(sqlite_app):
+    env = sqlite_app.jinja_env
+    view = {"phase": "choose", "items": "a key named like a method"}
+    assert env.from_string("{{ v.phase }}").render(v=view) == "choose"
+    # A dict's own methods come first, as Jinja has it; a key is reached with v['items'].
+    assert env.from_string("{{ v.items()|list|length }}").render(v=view) == "2"
+    assert env.from_string("{{ v['items'] }}").render(v=view) == "a key named like a method"
+    assert env.from_string("{{ v.missing is defined }}").render(v=view) == "False"
+    assert env.from_string("{{ v.missing|default('-') }}").render(v=view) == "-"

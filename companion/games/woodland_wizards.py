@@ -37,6 +37,8 @@ NAME = "Woodland Wizards"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 12
 RULES_VERSION = 1
+# The board's first card says who won and why: the table page does not say it a second time.
+BOARD_SHOWS_ENDING = True
 
 ROUNDS = 4
 HAND_SIZE = 5

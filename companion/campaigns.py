@@ -143,7 +143,9 @@ def confirm_end(conn, campaign_id, raw_code=None, rng: random.Random | None = No
         store.add_campaign_events(conn, row.id, lines)
         entry = state["recorded"][playing]
         # Every phone at the table is told, in its log, that the end is recorded and what awoke.
-        tables.add_note(conn, table, _recorded_line(current.name, entry))
+        tables.add_note(conn, table, _recorded_line(current.name, entry),
+                        closes=f"Chapter {current.state['table_chapter']}'s end is recorded in the campaign, so this "
+                               "table can no longer change: the campaign goes on from its page.")
         if entry.get("draw"):
             tables.add_note(conn, table, rules.awakening_text(entry["draw"]))
     return Confirmed(store.get_campaign(conn, row.id), playing, entry, repeated=False)

@@ -39,6 +39,9 @@ REVEAL_UNDONE = "_reveal_undone"
 REVEAL_UNDONE_LINE = "The reveal was undone: everyone chooses again."
 # A public sentence the app adds to a table's log from outside the game (a campaign's draw).
 NOTE = "_note"
+# Set by a note that closes the table (a campaign chapter's end once recorded): why nothing at
+# the table may change any more, so the table never tells a story the campaign does not keep.
+CLOSED = "_closed"
 # The option that makes a table a campaign chapter: only the campaign layer may set it.
 CHAPTER_START = "campaign_start"
 
@@ -145,6 +148,8 @@ def step(game, state: dict, action: str, params: dict, seat, at: float) -> tuple
     if action in (SEAT_FREED, REVEAL_UNDONE, NOTE):
         new_state = dict(state)
         new_state["events"] = [describe(game, action, params, seat, state.get("players", []))]
+        if action == NOTE and params.get("closes"):
+            new_state[CLOSED] = str(params["closes"])
         return new_state, list(new_state["events"])
     if action in timers.ACTIONS:
         clock, said = timers.apply(clock, action, params, at, timer_cue(game, state), is_over(game, state),
@@ -234,14 +239,16 @@ def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Rando
     return code, host_token
 
 
-def add_note(conn, table: store.TableRow, text: str) -> int:
+def add_note(conn, table: store.TableRow, text: str, closes: str | None = None) -> int:
     """Add a public sentence to a table's log, inside the caller's write transaction: every
-    phone shows it, and the history keeps it. Return the table's new version."""
+    phone shows it, and the history keeps it. With `closes` (the reason), no move or undo is
+    taken at the table afterwards. Return the table's new version."""
     game = get_game(table.game)
     current = store.get_table(conn, table.code)
     at = time.time()
-    state, _ = step(game, current.snapshot, NOTE, {"text": text}, None, at)
-    store.append_action(conn, table.id, None, NOTE, {"text": text}, None, at)
+    params = {"text": text, **({"closes": closes} if closes else {})}
+    state, _ = step(game, current.snapshot, NOTE, params, None, at)
+    store.append_action(conn, table.id, None, NOTE, params, None, at)
     return store.save_snapshot(conn, table.id, state)
 
 
@@ -392,6 +399,8 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         current = store.get_table(conn, table.code)
         if request_id and store.request_seen(conn, table.id, request_id):
             return Outcome(current.version, repeated=True)
+        if current.snapshot.get(CLOSED):
+            raise TableError(current.snapshot[CLOSED])
         if version is None:
             raise TableError("The version this phone saw is missing.")
         # Secret picks and per-player entries commute, so an older version is fine for them.
@@ -473,6 +482,8 @@ def undo_plan(game, table: store.TableRow, actions: list, snapshot: dict, held: 
     both come from here, so the button never offers what the table then refuses."""
     if not held:
         return UndoPlan(refusal="Take a seat at this table first.", label="Take a seat first")
+    if snapshot.get(CLOSED):
+        return UndoPlan(refusal=snapshot[CLOSED], label="Recorded in the campaign")
     moves = [row for row in actions if not row.name.startswith("_")]
     if not moves:
         return UndoPlan(refusal="Nothing to undo: the table is as it was set up.", label="Nothing to undo yet")

@@ -321,3 +321,26 @@ def test_two_phones_confirming_at_once_record_the_chapter_once(app, client, make
     log = ok(client.get(f"/api/campaigns/{cid}"))["log"]
     assert sum(line.startswith("The Forest Awakens") for line in log) == 1
     assert sum(line.startswith("The Forest Awakens") for line in table_log(client, code)) == 1
+
+
+def test_a_recorded_chapter_table_takes_no_move_and_no_undo(client):
+    """The campaign keeps the ending it recorded: the table cannot go on to tell another."""
+    cid = create_campaign(client)["id"]
+    code = start_chapter(client, cid)
+    win_chapter_1(client, code, plants=2)
+    ok(act(client, code, "tally", {"kind": "snake", "count": 3}))
+    before = ok(client.get(f"/api/tables/{code}"))
+    assert before["view"]["result"]["winners"] == [0, 1]
+    assert confirm(client, cid, code).status_code == 200
+    closed = ok(client.get(f"/api/tables/{code}"))
+    reason = ("Chapter 1's end is recorded in the campaign, so this table can no longer change: "
+              "the campaign goes on from its page.")
+    refused = act(client, code, "tally", {"kind": "snake", "count": 4})
+    assert refused.status_code == 400 and refused.get_json()["error"] == reason
+    undone = client.post(f"/api/tables/{code}/undo", json={"version": closed["version"]})
+    assert undone.status_code == 400 and undone.get_json()["error"] == reason
+    after = ok(client.get(f"/api/tables/{code}"))
+    assert (after["version"], after["view"]) == (closed["version"], closed["view"])
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Recorded in the campaign" in page
+    assert ok(client.get(f"/api/campaigns/{cid}"))["chapters"][0]["result"] == "won"

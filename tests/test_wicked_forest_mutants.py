@@ -1,0 +1,231 @@
+"""The Wicked Forest's rules, pinned down where a small slip in the code would go unnoticed.
+
+Each test checks one rule or one computed field exactly: the whole refusal, the whole log of
+a step, every field of a view, so that a changed number, comparison or message shows.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from companion.games import wicked_forest as wf
+from companion.games.base import Rejected
+
+from .test_wicked_forest_rules import (NAMES, act, end_round_quickly, everyone, final_tally,
+                                       in_preparation, new_game, next_round, pick, play_round,
+                                       refused, reveal)
+
+
+# ----------------------------------------------------------------- options and setup
+
+
+def test_a_table_outside_two_to_five_players_is_refused_by_name():
+    for count in (1, 6):
+        players = NAMES[:count] + ["Fay"] * (count > 5)
+        for make in (lambda: wf.prepare_options({}, players, random.Random(0)),
+                     lambda: wf.setup(players, {"first_leader": 0})):
+            with pytest.raises(Rejected) as info:
+                make()
+            assert info.value.reason == f"The Wicked Forest is for 2 to 5 players; {count} given."
+
+
+def test_a_first_leader_that_is_not_a_seat_is_refused_with_the_seats_to_choose_from():
+    with pytest.raises(Rejected) as info:
+        wf.prepare_options({"first_leader": "3"}, NAMES[:3], random.Random(0))
+    assert info.value.reason == ("First leader: there is no seat 3; choose random or a seat number "
+                                 "from 0 to 2.")
+    for leader in (3, -1, True, "0", None):
+        with pytest.raises(Rejected) as info:
+            wf.setup(NAMES[:3], {"first_leader": leader})
+        assert info.value.reason == "The first leader must be one of the seats."
+
+
+def test_setup_starts_round_one_with_every_seat_in_the_forest():
+    """Rulebook: "Lay out 9 Exploration Cards face down ... the rest form the draw pile"."""
+    state = wf.setup(NAMES[:4], {"first_leader": 3, "inventory": True})
+    assert state == {
+        "rules_version": wf.RULES_VERSION, "players": NAMES[:4], "inventory": True, "round": 1,
+        "leader": 3, "phase": "reveal", "final_round": False, "final_round_number": None,
+        "cards": [], "decision": 0, "in_forest": [0, 1, 2, 3], "eliminated": [], "returns": [],
+        "picks": [None] * 4, "history": [], "crystallization_order": [], "draw": 21, "discard": 0,
+        "run_outs": 0,
+        "boards": [{"magic": 0, "forest_tiles": 0, "items": [], "flowers_by_round": [0], "bag": 0,
+                    "storehouse": 0, "bag_capacity": 6, "final_flowers": None}] * 4,
+        "prepared": [], "ended_early": False, "round_scores": [],
+        "events": ["Round 1: Dan leads. Everyone is in the forest."]}
+    assert wf.setup(NAMES[:2], {"first_leader": 0})["inventory"] is False
+
+
+def test_apply_never_adds_or_drops_a_key_of_the_state():
+    """The state is the saved record of a table: every step keeps its shape."""
+    state = new_game(3, inventory=True)
+    keys, board_keys = set(state), set(state["boards"][0])
+    steps = []
+    state = act(state, "crystallize", 0, player=0, item="cultivation", color="red", magic=1)
+    steps.append(state)
+    state = act(state, "crystallize", 0, player=1, item="expansion", magic=2)
+    steps.append(state)
+    state = act(reveal(state, 2, witch=True), "correct_card", 0, flowers=1, witch=False)
+    steps.append(state)
+    state = pick(state, {0: "return", 1: "stay", 2: "stay"})
+    steps.append(state)
+    state = everyone(reveal(state, 1, witch=True), "stay")
+    state = reveal(state, 0, witch=True)
+    steps.append(state)
+    state = act(state, "set_run_outs", 0, count=2)
+    steps.append(state)
+    state = act(state, "next_round")
+    steps.append(state)
+    state = act(act(state, "set_inventory", 0, player=0, bag=3, storehouse=1), "store", 0, player=0)
+    steps.append(state)
+    state = act(act(state, "done_preparing", 0, player=0), "start_exploration", 1)
+    steps.append(state)
+    state = everyone(reveal(state, 1), "stay")
+    state = act(state, "set_draw_pile", 0, count=4)
+    steps.append(state)
+    state = pick(reveal(state, 0, witch=True), {0: "return", 1: "stay", 2: "stay"})
+    state = reveal(state, 0, witch=True)
+    steps.append(state)
+    state = act(act(state, "set_final_flowers", 0, player=1, count=1), "confirm_tally")
+    steps.append(state)
+    assert state["phase"] == "over"
+    for step in steps:
+        assert set(step) == keys
+        assert all(set(board) == board_keys for board in step["boards"])
+        assert step["picks"] == [None] * 3 or step["phase"] == "choose"
+
+
+def test_timer_cue_names_the_card_waiting_for_stay_or_return():
+    state = new_game(2)
+    assert wf.timer_cue(state) is None
+    state = reveal(everyone(reveal(state, 1), "stay"), 2)
+    assert wf.timer_cue(state) == ("1:2", "Stay or Return? Round 1, card 2")
+    assert wf.timer_cue(everyone(state, "return")) is None
+
+
+# ----------------------------------------------------------------- Preparation Phase
+
+
+def test_storing_adds_to_what_the_storehouse_already_holds():
+    """Rulebook: "they may pay one Flower of Defilement from their Bag to the Supply, and then
+    move one Flower of Defilement of the same color from their Bag to their Storehouse."
+    """
+    state = act(in_preparation(new_game(2, inventory=True)), "set_inventory", 0, player=1, bag=5,
+                storehouse=4)
+    state = act(state, "store", 0, player=1)
+    assert (state["boards"][1]["bag"], state["boards"][1]["storehouse"]) == (3, 5)
+    state = act(state, "store", 1, player=1)
+    assert (state["boards"][1]["bag"], state["boards"][1]["storehouse"]) == (1, 6)
+    assert refused(state, "store", 0, player=1) == (
+        "Ben needs 2 Flowers in the Bag to store one: 1 to pay, 1 to store.")
+
+
+def test_done_preparing_outside_the_preparation_phase_says_when_it_comes():
+    """Rulebook: "This phase does not occur in the first round of the game."""
+    assert refused(new_game(2), "done_preparing", 0, player=0) == (
+        "Preparing happens in the Preparation Phase, which round 1 does not have: it comes at "
+        "the start of round 2.")
+    state = next_round(end_round_quickly(new_game(2)))
+    assert refused(state, "done_preparing", 0, player=0) == (
+        "Preparing happens in the Preparation Phase, before the first card of a round: round 2's "
+        "Exploration has started.")
+
+
+def test_the_last_player_done_preparing_starts_exploration():
+    state = in_preparation(new_game(2))
+    state = act(state, "done_preparing", 0, player=1)
+    assert state["events"] == ["Ben is done preparing. Waiting for Ana."]
+    assert refused(state, "done_preparing", 0, player=1) == "Ben is already done preparing."
+    state = act(state, "done_preparing", 1, player=0)
+    assert state["events"] == ["Everyone is done preparing.", "Exploration: Ben reveals the first card."]
+    assert (state["phase"], state["prepared"]) == ("reveal", [])
+
+
+# ----------------------------------------------------------------- corrections and the end
+
+
+def test_a_corrected_card_is_logged_with_what_it_now_shows():
+    state = act(reveal(new_game(2), 1), "correct_card", 1, flowers=3, witch=True)
+    assert state["events"] == ["Card 1 corrected: 3 Flowers, Witch."]
+    assert state["cards"] == [{"flowers": 3, "witch": True}] and state["phase"] == "choose"
+    assert refused(everyone(state, "return"), "correct_card", 0, flowers=1, witch=False) == (
+        "Only a card still waiting for choices can be corrected.")
+
+
+def test_ending_early_is_refused_while_exploration_goes_on():
+    for state in (new_game(2), reveal(new_game(2), 1), in_preparation(new_game(2))):
+        assert refused(state, "finish") == (
+            "The game can be ended only between rounds, once Exploration is over.")
+
+
+def test_inventory_actions_are_refused_when_flowers_stay_on_the_real_board():
+    state = in_preparation(new_game(2))
+    for action, params in (("store", {"player": 0}), ("set_inventory", {"player": 0, "bag": 1,
+                                                                       "storehouse": 0})):
+        assert refused(state, action, 0, **params) == (
+            "Inventory mode is off at this table: keep Flowers on the real board.")
+
+
+# ----------------------------------------------------------------- secrets
+
+
+def test_only_a_real_seat_has_a_secret_pick():
+    state = pick(reveal(new_game(3), 1), {1: "stay", 2: "return"})
+    assert [wf.secret_open(state, seat) for seat in range(3)] == [False, True, True]
+    # Not seats: a bool is not seat 1, -1 is not the last seat, 3 is past the end.
+    for not_a_seat in (True, False, -1, 3, "1", None):
+        assert wf.secret_open(state, not_a_seat) is False
+
+
+# ----------------------------------------------------------------- log lines
+
+
+@pytest.mark.parametrize("action, params, seat, line", [
+    ("reveal", {"flowers": 0, "witch": False}, 1, "Ben revealed a card: 0 Flowers"),
+    ("correct_card", {"flowers": 1, "witch": True}, 0, "Ana corrected the last card: 1 Flower, Witch"),
+    ("correct_card", {"flowers": 2, "witch": False}, 0,
+     "Ana corrected the last card: 2 Flowers, no Witch"),
+    ("crystallize", {"player": 0, "item": "expansion", "color": "red", "magic": 2, "spent": 1,
+                     "from_storehouse": 1}, 0,
+     "Ana crystallized an Expansion tile: 2 Magic, 1 Flower spent (1 from the Storehouse)"),
+    ("crystallize", {"player": 0, "item": "card", "color": "none", "magic": 5, "spent": 4,
+                     "from_storehouse": 0}, 0,
+     "Ana crystallized a Magic Crystal Card: 5 Magic, 4 Flowers spent"),
+    ("crystallize", {"player": 2, "item": "cultivation", "color": "yellow", "magic": 0, "spent": 2,
+                     "from_storehouse": 2}, 1,
+     "Ben logged for Cara: a yellow Cultivation tile, 0 Magic, 2 Flowers spent "
+     "(2 from the Storehouse)"),
+    ("crystallize", {"player": 0, "item": "orb", "magic": 1, "spent": 0}, 0,
+     "Ana crystallized an item: 1 Magic, 0 Flowers spent"),
+    ("store", {"player": 1}, 1, "Ben stored a Flower"),
+    ("store", {"player": 1}, 0, "Ana stored a Flower for Ben"),
+    ("set_inventory", {"player": 0, "bag": 4, "storehouse": 2}, 0,
+     "Ana set their own Bag to 4 and Storehouse to 2"),
+    ("set_inventory", {"player": 1, "bag": 3, "storehouse": 1}, 0,
+     "Ana set Ben's Bag to 3 and Storehouse to 1"),
+    ("next_round", {"round": 2}, 0, "Ana started the next round"),
+    ("set_draw_pile", {"count": 1}, 0, "Ana set the draw pile to 1 card"),
+    ("set_draw_pile", {"count": 12}, 0, "Ana set the draw pile to 12 cards"),
+    ("set_run_outs", {"count": 2}, 1, "Ben set the draw pile run-outs to 2"),
+    ("set_forest_magic", {"player": 1, "count": 3}, 0, "Ana set Ben's Forest Magic Tiles to 3"),
+    ("set_magic", {"player": 0, "magic": 17}, 0, "Ana set their own Magic to 17"),
+    ("set_final_flowers", {"player": 2, "count": 4}, 1, "Ben set Cara's Flowers left to 4"),
+    ("done_preparing", {"player": 0}, 0, "Ana is done preparing"),
+    ("done_preparing", {"player": 2}, 0, "Ana: Cara is done preparing"),
+    ("start_exploration", {"round": 2}, 1, "Ben started Exploration"),
+    ("finish", {}, 2, "Cara ended the game early"),
+    ("confirm_tally", {}, 0, "Ana confirmed the final tally"),
+    ("choose", "not a dict", 0, "Ana has chosen"),
+    ("set_magic", "not a dict", 0, "Ana set Someone's Magic to 0"),
+    ("dance", {}, 1, "Ben: dance"),
+])
+def test_log_lines_say_exactly_what_was_done(action, params, seat, line):
+    assert wf.describe(action, params, seat, NAMES[:3]) == line
+
+
+def test_a_log_line_for_an_action_without_its_own_wording_uses_its_label(monkeypatch):
+    # Every action today has its own wording; one added later falls back to its label.
+    monkeypatch.setitem(wf.ACTIONS, "wave", wf.ActionSpec("wave", (), label="Wave to the table"))
+    assert wf.describe("wave", {}, 0, NAMES[:2]) == "Ana: Wave to the table"

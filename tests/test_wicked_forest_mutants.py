@@ -229,3 +229,119 @@ def test_a_log_line_for_an_action_without_its_own_wording_uses_its_label(monkeyp
     # Every action today has its own wording; one added later falls back to its label.
     monkeypatch.setitem(wf.ACTIONS, "wave", wf.ActionSpec("wave", (), label="Wave to the table"))
     assert wf.describe("wave", {}, 0, NAMES[:2]) == "Ana: Wave to the table"
+
+
+# ----------------------------------------------------------------- what each step tells the table
+
+
+def test_a_lone_returner_then_the_last_card_tell_the_table_what_happens():
+    """Rulebook: "All players who remained in the forest without meeting the Witch twice, when
+    all Exploration Cards in the forest had been revealed" gain a Forest Magic Tile."""
+    state = pick(reveal(new_game(2), 1), {0: "return", 1: "stay"})
+    assert state["events"] == ["Reveal 1: Ana returns, Ben stays.", "Ana gains 1 Flower.",
+                               "Ana reveals the next card."]
+    for _ in range(2, 9):
+        state = everyone(reveal(state, 0), "stay")
+    state = reveal(state, 1)
+    assert state["events"] == [
+        "All 9 forest cards are revealed: Ben returns safely.", "Ben gains 2 Flowers.",
+        "Ben gains a Forest Magic Tile (3 Magic).",
+        "Exploration is over for this round. Finish Crystallization, then start the next round."]
+    assert state["returns"] == [{"seat": 0, "reveal": 1, "flowers": 1, "forest_tile": False},
+                                {"seat": 1, "reveal": 9, "flowers": 2, "forest_tile": True}]
+
+
+def test_each_card_and_each_pick_tell_who_is_still_to_choose():
+    state = reveal(new_game(3, leader=2), 2)
+    assert state["events"] == ["Card 1: Ana, Ben and Cara, choose Stay or Return."]
+    state = pick(state, {1: "stay"})
+    assert state["events"] == ["Ben has chosen. Waiting for Ana and Cara."]
+    state = pick(state, {0: "return", 2: "stay"})
+    assert state["events"] == ["Reveal 1: Ana returns, Ben and Cara stay.", "Ana gains 2 Flowers.",
+                               "Cara reveals the next card."]
+    state = pick(reveal(state, 0), {1: "return", 2: "return"})
+    assert state["events"] == [
+        "Reveal 2: Ben and Cara return.", "2 Flowers shared by 2: Ben and Cara gain 1 Flower each.",
+        "Crystallization order: Cara, Ben.", "Ben and Cara each gain a Forest Magic Tile (3 Magic).",
+        "Exploration is over for this round. Finish Crystallization, then start the next round."]
+    assert [entry["forest_tile"] for entry in state["returns"]] == [False, True, True]
+
+
+def test_a_draw_pile_set_to_empty_is_refilled_from_the_discard_without_a_run_out():
+    """Rulebook: "If the draw pile runs out, shuffle the discard pile well to make a new
+    Exploration Card draw pile" -- a pile emptied by a correction was counted when it ran out."""
+    state = act(act(end_round_quickly(new_game(2)), "set_draw_pile", 0, count=0), "next_round")
+    assert (state["draw"], state["discard"], state["run_outs"]) == (21, 0, 0)
+    assert state["events"] == [
+        "The draw pile was empty: discard shuffled into a new draw pile.",
+        "Round 2: Ben leads. Everyone is back in the forest.",
+        "Preparation: store Flowers if you wish (pay 1 from the Bag, move 1 to the Storehouse), "
+        "then tap Done."]
+
+
+def test_a_new_round_clears_the_last_rounds_exploration():
+    state = pick(reveal(new_game(3), 2, witch=True), {0: "return", 1: "stay", 2: "stay"})
+    state = reveal(state, 1, witch=True)
+    assert (state["eliminated"], state["crystallization_order"]) == ([1, 2], [0])
+    state = act(state, "next_round")
+    assert {key: state[key] for key in ("cards", "decision", "in_forest", "eliminated", "returns",
+                                        "picks", "history", "crystallization_order", "prepared")} == {
+        "cards": [], "decision": 0, "in_forest": [0, 1, 2], "eliminated": [], "returns": [],
+        "picks": [None] * 3, "history": [], "crystallization_order": [], "prepared": []}
+    assert [board["flowers_by_round"] for board in state["boards"]] == [[2, 0], [0, 0], [0, 0]]
+    assert state["round_scores"] == [[0, 0, 0]]
+
+
+def test_preparation_without_inventory_reminds_each_player_of_their_cultivation_flowers():
+    """Rulebook: "Each player who owns a Cultivation Crystal Tile gains one Flower of Defilement
+    of the color shown on each such tile." -- on the real board when the app keeps no Bag."""
+    state = act(new_game(3), "crystallize", 0, player=0, item="cultivation", color="red", magic=0)
+    for color in ("red", "blue"):
+        state = act(state, "crystallize", 0, player=2, item="cultivation", color=color, magic=0)
+    state = act(end_round_quickly(state), "next_round")
+    assert state["events"] == [
+        "Round 2: Ben leads. Everyone is back in the forest.",
+        "Preparation: Ana gains 1 Flower per Cultivation tile (1), as far as the Bag has room.",
+        "Preparation: Cara gains 1 Flower per Cultivation tile (2), as far as the Bag has room.",
+        "Preparation: store Flowers if you wish (pay 1 from the Bag, move 1 to the Storehouse), "
+        "then tap Done."]
+    assert [board["bag"] for board in state["boards"]] == [0, 0, 0]
+
+
+def test_preparation_in_inventory_mode_fills_each_bag_in_turn():
+    """Rulebook: "A player cannot gain Flowers of Defilement that cannot be placed in their Bag."
+    """
+    state = new_game(3, inventory=True)
+    for seat in (0, 2):
+        state = act(state, "crystallize", 0, player=seat, item="cultivation", color="red", magic=0)
+        state = act(state, "crystallize", 0, player=seat, item="cultivation", color="blue", magic=0)
+    state = act(state, "set_inventory", 0, player=0, bag=6, storehouse=0)
+    state = act(state, "set_inventory", 0, player=2, bag=4, storehouse=0)
+    state = act(end_round_quickly(state), "next_round")
+    assert [board["bag"] for board in state["boards"]] == [6, 0, 6]
+    assert state["events"][1:3] == [
+        "Preparation: Ana gains 0 Flowers from Cultivation tiles (2 more would not fit in the Bag).",
+        "Preparation: Cara gains 2 Flowers from Cultivation tiles."]
+
+
+def test_an_expansion_in_inventory_mode_says_the_bag_now_holds_ten():
+    """Rulebook: "the number of Flowers of Defilement that can be placed increases to 10"."""
+    state = act(new_game(2, inventory=True), "crystallize", 0, player=1, item="expansion",
+                color="green", magic=0)
+    assert state["events"] == ["Ben's Bag now holds up to 10 Flowers."]
+    assert state["boards"][1]["items"] == [{"item": "expansion", "color": "none", "magic": 0,
+                                            "spent": 0, "round": 1}]
+    assert state["boards"][1]["bag_capacity"] == 10
+
+
+def test_setting_the_run_outs_says_which_round_is_the_final_one():
+    """Rulebook: "The next round after the Exploration Card draw pile runs out for the second
+    time becomes the final round.\""""
+    state = act(reveal(new_game(2), 1), "set_run_outs", 0, count=2)
+    assert (state["events"], state["final_round_number"]) == (["Final round!"], 1)
+    state = act(end_round_quickly(new_game(2)), "set_run_outs", 0, count=2)
+    assert (state["events"], state["final_round_number"]) == (["The next round is the final round."], 2)
+    state = act(state, "set_run_outs", 0, count=1)
+    assert (state["events"], state["final_round_number"], state["final_round"]) == ([], None, False)
+    state = act(act(state, "set_run_outs", 0, count=2), "next_round")
+    assert state["events"][:2] == ["Round 2: Ben leads. Everyone is back in the forest.", "Final round!"]

@@ -345,3 +345,125 @@ def test_setting_the_run_outs_says_which_round_is_the_final_one():
     assert (state["events"], state["final_round_number"], state["final_round"]) == ([], None, False)
     state = act(act(state, "set_run_outs", 0, count=2), "next_round")
     assert state["events"][:2] == ["Round 2: Ben leads. Everyone is back in the forest.", "Final round!"]
+
+
+# ----------------------------------------------------------------- the result
+
+
+def two_round_game() -> dict:
+    """Round 1: Ben returns early, the Witch catches Ana and Cara; round 2 is made the final
+    one and everyone returns together on its first card. Cara has 4 Magic from round 1."""
+    state = act(new_game(3), "set_magic", 0, player=2, magic=4)
+    state = pick(reveal(state, 2, witch=True), {0: "stay", 1: "return", 2: "stay"})
+    state = act(reveal(state, 1, witch=True), "next_round")
+    state = act(act(state, "start_exploration", 1), "set_run_outs", 0, count=2)
+    return everyone(reveal(state, 3), "return")
+
+
+def test_the_outcome_gives_every_field_of_the_result():
+    """Rulebook: "each player adds up the Magic ... and adds 3 Magic for each Forest Magic Tile
+    acquired. The player with the most Magic wins.\""""
+    state = act(two_round_game(), "confirm_tally")
+    assert wf.outcome(state) == {
+        "cooperative": False, "won": None, "level": None,
+        "players": [{"seat": 0, "name": "Ana", "score": 3, "place": 2, "winner": False},
+                    {"seat": 1, "name": "Ben", "score": 3, "place": 2, "winner": False},
+                    {"seat": 2, "name": "Cara", "score": 7, "place": 1, "winner": True}],
+        "rounds": 2, "score_by_round": [[0, 0, 4], [3, 3, 7]],
+        "summary": "Cara wins with 7 Magic.", "ended_early": False}
+
+
+def test_the_outcome_of_a_state_saved_before_round_scores_were_kept_has_the_final_tally_only():
+    state = act(two_round_game(), "confirm_tally")
+    del state["round_scores"]
+    assert wf.outcome(state)["score_by_round"] == [[3, 3, 7]]
+
+
+def test_a_game_ended_early_with_a_shared_lead_names_each_leader():
+    state = act(end_round_quickly(new_game(2)), "finish")  # both returned together: a tile each
+    assert state["events"] == [
+        "Ended early after round 1: no winner is named, as the rulebook names one only after the "
+        "final round. Ana and Ben led with 3 Magic each."]
+
+
+# ----------------------------------------------------------------- the view
+
+
+def board_view(seat, name, status, **fields) -> dict:
+    """One board of a view: an empty board in inventory mode unless `fields` say otherwise."""
+    board = {"seat": seat, "name": name, "magic": 0, "forest_tiles": 0, "score": 0, "items": [],
+             "cultivation": [], "exchange": [], "expansion": False, "flowers_by_round": [0],
+             "flowers_this_round": 0, "bag": 0, "storehouse": 0, "bag_capacity": 6,
+             "final_flowers": None, "flowers_left": 0, "status": status}
+    board.update(fields)
+    return board
+
+
+def test_the_view_while_players_choose_shows_every_computed_field():
+    state = new_game(3, leader=1, inventory=True)
+    state = act(state, "crystallize", 0, player=0, item="cultivation", color="red", magic=1)
+    state = act(state, "crystallize", 0, player=2, item="expansion", color="blue", magic=2)
+    state = act(state, "set_forest_magic", 0, player=1, count=1)
+    state = pick(reveal(state, 2, witch=True), {0: "return", 1: "stay", 2: "stay"})
+    state = act(reveal(state, 3), "set_final_flowers", 0, player=1, count=4)
+    state = pick(state, {2: "stay"})
+    view = wf.view(state, 2)
+    assert view == {
+        "game": "wicked-forest", "seat": 2, "players": ["Ana", "Ben", "Cara"], "inventory": True,
+        "round": 1, "leader": 1, "phase": "choose", "final_round": False, "game_over": False,
+        "ended_early": False, "setup_notes": wf.setup_notes(3), "next_leader": 2, "prepared": [],
+        "preparing": [], "lead_tied": False, "flowers_missing": [],
+        "cards": [{"flowers": 2, "witch": True}, {"flowers": 3, "witch": False}],
+        "flowers_on_display": 5, "witches": 1, "forest_face_down": 7, "in_forest": [1, 2],
+        "waiting": [1], "chosen": [2], "decision": 2, "my_choice": "stay",
+        "returns": [{"seat": 0, "reveal": 1, "flowers": 2, "forest_tile": False, "name": "Ana"}],
+        "eliminated": [],
+        "history": [{"reveal": 1, "flowers_on_display": 2, "choices": ["return", "stay", "stay"]}],
+        "crystallization_order": [0], "draw": 21, "discard": 0, "run_outs": 0,
+        "boards": [
+            board_view(0, "Ana", "returned", magic=1, score=1, cultivation=["red"],
+                       items=[{"item": "cultivation", "color": "red", "magic": 1, "spent": 0,
+                               "round": 1}],
+                       flowers_by_round=[2], flowers_this_round=2, bag=2, flowers_left=2),
+            board_view(1, "Ben", "in_forest", forest_tiles=1, score=3, final_flowers=4,
+                       flowers_left=4),
+            board_view(2, "Cara", "in_forest", magic=2, score=2, expansion=True, bag_capacity=10,
+                       items=[{"item": "expansion", "color": "none", "magic": 2, "spent": 0,
+                               "round": 1}]),
+        ],
+        "steps": {"reveal": None, "next_round": 2, "start_exploration": None},
+        "events": ["Cara has chosen. Waiting for Ben."],
+        "standings": [
+            {"seat": 1, "name": "Ben", "magic": 0, "forest_tiles": 1, "score": 3, "flowers": 4,
+             "place": 1},
+            {"seat": 2, "name": "Cara", "magic": 2, "forest_tiles": 0, "score": 2, "flowers": 0,
+             "place": 2},
+            {"seat": 0, "name": "Ana", "magic": 1, "forest_tiles": 0, "score": 1, "flowers": 2,
+             "place": 3}],
+        "winners": [], "decided_by": None}
+    # Someone who is not a seat sees no pick and is no seat.
+    for outsider in (None, 3, -1, True):
+        seen = wf.view(state, outsider)
+        assert (seen["seat"], seen["my_choice"]) == (None, None)
+
+
+def test_the_view_between_rounds_shows_no_pick_and_no_tracked_bag():
+    state = pick(reveal(new_game(3), 2, witch=True), {0: "return", 1: "stay", 2: "stay"})
+    state = act(state, "crystallize", 0, player=0, item="exchange", color="green", magic=0)
+    state = reveal(state, 1, witch=True)
+    view = wf.view(state, 1)
+    assert {key: view[key] for key in ("phase", "waiting", "chosen", "decision", "my_choice",
+                                       "preparing", "prepared", "flowers_missing")} == {
+        "phase": "end", "waiting": [], "chosen": [], "decision": None, "my_choice": None,
+        "preparing": [], "prepared": [], "flowers_missing": []}
+    assert [(board["status"], board["bag"], board["storehouse"], board["bag_capacity"],
+             board["exchange"], board["flowers_left"]) for board in view["boards"]] == [
+        ("returned", None, None, None, ["green"], 0), ("eliminated", None, None, None, [], 0),
+        ("eliminated", None, None, None, [], 0)]
+
+
+def test_the_view_in_the_preparation_phase_says_who_is_still_preparing():
+    state = act(in_preparation(new_game(3)), "done_preparing", 2, player=2)
+    view = wf.view(state, 0)
+    assert (view["phase"], view["prepared"], view["preparing"]) == ("prepare", [2], [0, 1])
+    assert view["steps"] == {"reveal": None, "next_round": 3, "start_exploration": 2}

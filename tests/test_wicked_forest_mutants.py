@@ -467,3 +467,63 @@ def test_the_view_in_the_preparation_phase_says_who_is_still_preparing():
     view = wf.view(state, 0)
     assert (view["phase"], view["prepared"], view["preparing"]) == ("prepare", [2], [0, 1])
     assert view["steps"] == {"reveal": None, "next_round": 3, "start_exploration": 2}
+
+
+# ----------------------------------------------------------------- refusals say why
+
+
+def test_exploration_steps_after_the_round_is_over_are_refused_with_the_reason():
+    state = end_round_quickly(new_game(2))
+    assert refused(state, "reveal", 0, card=2, flowers=1) == (
+        "Exploration is over for this round: start the next round first.")
+    assert refused(state, "choose", 0, choice="stay", decision=1) == (
+        "Exploration is over for this round: there is nothing to choose.")
+    assert refused(reveal(new_game(2), 1), "next_round") == (
+        "Exploration is still going on: finish this round's exploration first.")
+    assert refused(new_game(2), "confirm_tally") == (
+        "The final tally comes after the final round's Exploration.")
+    with pytest.raises(Rejected) as info:
+        wf.apply(state, "finish", {}, 2)
+    assert info.value.reason == "That seat is not at this table."
+
+
+def test_a_returned_player_choosing_again_is_told_so():
+    state = pick(reveal(new_game(3), 1), {0: "return", 1: "stay", 2: "stay"})
+    assert refused(reveal(state, 0), "choose", 0, choice="stay", decision=2) == (
+        "You have already returned from the forest this round.")
+
+
+def test_a_payment_from_the_storehouse_beyond_the_price_is_refused_with_the_numbers():
+    """Rulebook: "Flowers of Defilement in the Storehouse can be used for Crystallization in the
+    same way as those in the Bag." -- but never more than the price paid."""
+    state = act(new_game(2, inventory=True), "set_inventory", 0, player=0, bag=2, storehouse=5)
+    assert refused(state, "crystallize", 0, player=0, item="card", magic=1, spent=1,
+                   from_storehouse=2) == "Only 1 Flower is paid: 2 cannot come from the Storehouse."
+    assert refused(state, "crystallize", 0, player=0, item="card", magic=1, spent=3,
+                   from_storehouse=4) == "Only 3 Flowers are paid: 4 cannot come from the Storehouse."
+    state = act(new_game(2), "crystallize", 0, player=1, item="cultivation", color="red", magic=0)
+    assert refused(state, "crystallize", 0, player=1, item="cultivation", color="red", magic=0) == (
+        "Ben already holds a red Cultivation tile: only one from each stack.")
+
+
+def test_starting_exploration_names_the_round_and_who_may_start_it():
+    """Rulebook: "The leader player chooses one Exploration Card lying face down in the forest and
+    turns it face up"."""
+    state = in_preparation(new_game(2))
+    assert refused(state, "start_exploration", 1, round=3) == (
+        "That is for round 3's Preparation, which has not come yet; it is now round 2's "
+        "Preparation Phase.")
+    assert refused(state, "start_exploration", 0, round=2) == (
+        "Ben, the leader, starts Exploration; the others tap Done.")
+    state = act(end_round_quickly(act(state, "start_exploration", 1)), "next_round")
+    assert refused(state, "start_exploration", 0, round=2) == (
+        "That was for round 2's Preparation, which is already over; it is now round 3's "
+        "Preparation Phase.")
+    assert refused(act(state, "start_exploration", 0, round=3), "start_exploration", 0, round=3) == (
+        "Starting Exploration happens in the Preparation Phase, before the first card of a round: "
+        "round 3's Exploration has started.")
+
+
+def test_sharing_needs_at_least_one_returner():
+    with pytest.raises(ValueError, match="^at least one returner is needed$"):
+        wf.share_flowers(3, 0)

@@ -527,3 +527,87 @@ def test_starting_exploration_names_the_round_and_who_may_start_it():
 def test_sharing_needs_at_least_one_returner():
     with pytest.raises(ValueError, match="^at least one returner is needed$"):
         wf.share_flowers(3, 0)
+
+
+def test_apply_checks_the_seat_and_the_parameters_itself():
+    state = new_game(2)
+    for not_a_seat in (2, -1, True, "0"):
+        with pytest.raises(Rejected) as info:
+            wf.apply(state, "set_magic", {"player": 0, "magic": 1}, not_a_seat)
+        assert info.value.reason == "That seat is not at this table."
+    with pytest.raises(Rejected, match="above the highest allowed, 1"):
+        wf.apply(state, "set_magic", {"player": 2, "magic": 1}, 0)
+    # No parameters at all is an action without any.
+    assert wf.apply(end_round_quickly(state), "finish", None, 0)["phase"] == "over"
+
+
+# ----------------------------------------------------------------- more of what the table is told
+
+
+def test_several_left_at_the_last_card_return_together():
+    """Rulebook: "All players who remained in the forest ... when all Exploration Cards in the
+    forest had been revealed" gain a Forest Magic Tile."""
+    state = new_game(2)
+    for _ in range(1, 9):
+        state = everyone(reveal(state, 0), "stay")
+    state = reveal(state, 3)
+    assert state["events"][:4] == [
+        "All 9 forest cards are revealed: Ana and Ben return safely.",
+        "3 Flowers shared by 2: Ana and Ben gain 1 Flower each (1 discarded).",
+        "Crystallization order: Ana, Ben.",
+        "Ana and Ben each gain a Forest Magic Tile (3 Magic)."]
+
+
+def test_the_final_rounds_exploration_ends_in_the_tally():
+    """Rulebook: "When the Exploration Phase of the final round ends, the game ends"."""
+    assert two_round_game()["events"][-1] == (
+        "The final round's Exploration is over: the game ends once the returners have crystallized "
+        "and the players confirm the tally.")
+
+
+def test_a_return_into_a_full_bag_sends_every_flower_back_and_one_that_fits_says_nothing():
+    """Rulebook: "If a player gains Flowers that cannot be placed in the Bag, the player ...
+    returns them to the Supply until the Bag holds no more than its capacity.\""""
+    state = act(new_game(2, inventory=True), "set_inventory", 0, player=0, bag=6, storehouse=0)
+    full = pick(reveal(state, 2), {0: "return", 1: "stay"})
+    assert full["boards"][0]["bag"] == 6
+    assert full["events"][2] == "Ana's Bag holds only 6: 2 Flowers go back to the Supply."
+    state = act(state, "set_inventory", 0, player=0, bag=4, storehouse=0)
+    fits = pick(reveal(state, 2), {0: "return", 1: "stay"})
+    assert fits["boards"][0]["bag"] == 6
+    assert fits["events"] == ["Reveal 1: Ana returns, Ben stays.", "Ana gains 2 Flowers.",
+                              "Ana reveals the next card."]
+
+
+def test_several_returning_with_one_staying_are_named_together():
+    state = pick(reveal(new_game(4), 4), {0: "return", 1: "return", 2: "stay", 3: "stay"})
+    assert state["events"][:2] == ["Reveal 1: Ana and Ben return, Cara and Dan stay.",
+                                   "4 Flowers shared by 2: Ana and Ben gain 2 Flowers each."]
+
+
+def test_a_state_saved_before_round_scores_were_kept_starts_keeping_them():
+    state = end_round_quickly(new_game(2))
+    del state["round_scores"]
+    assert act(state, "next_round")["round_scores"] == [[3, 3]]
+
+
+# ----------------------------------------------------------------- wording
+
+
+def test_ordinals_and_setup_notes_read_right():
+    assert [wf._ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 101, 111, 112)] == [
+        "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "20th", "21st", "22nd", "23rd",
+        "101st", "111th", "112th"]
+    assert wf.setup_notes(4) == [
+        "Shuffle the 30 Exploration Cards face down as the draw pile.",
+        "Lay 9 cards face down as the forest; 21 stay in the draw pile.",
+        "Put the Flower tokens and the Forest Magic Tiles nearby as the Supply.",
+        "Put tile 5 of each of the 9 Ability Crystal Tile stacks back in the box (9 tiles).",
+        "Stack each kind of Ability Crystal Tile face up by color, tile 1 on top.",
+        "Sort the Magic Crystal Cards by color, each stack with the smallest Magic on top.",
+        "Each player takes a Villager pawn, the Player board of its color and a Summary Card.",
+        "Give the Leader marker to the first leader."]
+    assert wf.setup_notes(5)[3] == ("With 5 players every Ability Crystal Tile is used: none go back "
+                                    "in the box.")
+    with pytest.raises(Rejected, match="^The Wicked Forest is for 2 to 5 players; 6 given.$"):
+        wf.tiles_to_box(6)

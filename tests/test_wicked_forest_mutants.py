@@ -108,20 +108,6 @@ def test_timer_cue_names_the_card_waiting_for_stay_or_return():
 # ----------------------------------------------------------------- Preparation Phase
 
 
-def test_storing_adds_to_what_the_storehouse_already_holds():
-    """Rulebook: "they may pay one Flower of Defilement from their Bag to the Supply, and then
-    move one Flower of Defilement of the same color from their Bag to their Storehouse."
-    """
-    state = act(in_preparation(new_game(2, inventory=True)), "set_inventory", 0, player=1, bag=5,
-                storehouse=4)
-    state = act(state, "store", 0, player=1)
-    assert (state["boards"][1]["bag"], state["boards"][1]["storehouse"]) == (3, 5)
-    state = act(state, "store", 1, player=1)
-    assert (state["boards"][1]["bag"], state["boards"][1]["storehouse"]) == (1, 6)
-    assert refused(state, "store", 0, player=1) == (
-        "Ben needs 2 Flowers in the Bag to store one: 1 to pay, 1 to store.")
-
-
 def test_done_preparing_outside_the_preparation_phase_says_when_it_comes():
     """Rulebook: "This phase does not occur in the first round of the game."""
     assert refused(new_game(2), "done_preparing", 0, player=0) == (

@@ -452,6 +452,8 @@ def test_the_view_in_the_preparation_phase_says_who_is_still_preparing():
     state = act(in_preparation(new_game(3)), "done_preparing", 2, player=2)
     view = wf.view(state, 0)
     assert (view["phase"], view["prepared"], view["preparing"]) == ("prepare", [2], [0, 1])
+    # Everyone is back in the forest, but nobody is asked to choose yet.
+    assert (view["in_forest"], view["waiting"], view["chosen"]) == ([0, 1, 2], [], [])
     assert view["steps"] == {"reveal": None, "next_round": 3, "start_exploration": 2}
 
 
@@ -471,6 +473,15 @@ def test_exploration_steps_after_the_round_is_over_are_refused_with_the_reason()
     with pytest.raises(Rejected) as info:
         wf.apply(state, "finish", {}, 2)
     assert info.value.reason == "That seat is not at this table."
+
+
+def test_choosing_or_revealing_out_of_step_is_refused_with_the_reason():
+    assert refused(in_preparation(new_game(2)), "choose", 0, choice="stay", decision=1) == (
+        "Exploration has not started yet: wait for the first card.")
+    assert refused(new_game(2), "choose", 0, choice="stay", decision=1) == (
+        "Wait for the next card to be revealed before choosing.")
+    assert refused(reveal(new_game(2), 1), "reveal", 0, card=2, flowers=1) == (
+        "Everyone in the forest must choose Stay or Return before the next card.")
 
 
 def test_a_returned_player_choosing_again_is_told_so():
@@ -581,9 +592,9 @@ def test_a_state_saved_before_round_scores_were_kept_starts_keeping_them():
 
 
 def test_ordinals_and_setup_notes_read_right():
-    assert [wf._ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 101, 111, 112)] == [
+    assert [wf._ordinal(n) for n in (1, 2, 3, 4, 10, 11, 12, 13, 20, 21, 22, 23, 101, 111, 112, 211)] == [
         "1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "20th", "21st", "22nd", "23rd",
-        "101st", "111th", "112th"]
+        "101st", "111th", "112th", "211th"]
     assert wf.setup_notes(4) == [
         "Shuffle the 30 Exploration Cards face down as the draw pile.",
         "Lay 9 cards face down as the forest; 21 stay in the draw pile.",

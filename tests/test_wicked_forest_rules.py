@@ -293,11 +293,14 @@ def test_storing_pays_one_flower_and_stores_one():
     """Rulebook: "they may pay one Flower of Defilement from their Bag to the Supply, and then
     move one Flower of Defilement of the same color from their Bag to their Storehouse."
     """
-    state = act(in_preparation(new_game(2, inventory=True)), "set_inventory", 0, player=1, bag=3,
-                storehouse=0)
+    state = act(in_preparation(new_game(2, inventory=True)), "set_inventory", 0, player=1, bag=5,
+                storehouse=4)
     state = act(state, "store", 0, player=1)
-    assert (state["boards"][1]["bag"], state["boards"][1]["storehouse"]) == (1, 1)
-    assert "needs 2 Flowers" in refused(state, "store", 0, player=1)
+    assert (state["boards"][1]["bag"], state["boards"][1]["storehouse"]) == (3, 5)
+    state = act(state, "store", 1, player=1)
+    assert (state["boards"][1]["bag"], state["boards"][1]["storehouse"]) == (1, 6)
+    assert refused(state, "store", 0, player=1) == (
+        "Ben needs 2 Flowers in the Bag to store one: 1 to pay, 1 to store.")
     assert "Inventory mode is off" in refused(in_preparation(new_game(2)), "store", 0, player=1)
 
 

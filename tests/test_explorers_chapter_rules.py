@@ -119,7 +119,7 @@ def reveal_by_stack_and_defeat(state):
 
 def test_chapter_5_a_defeated_boss_is_not_revealed_again_by_the_empty_stack():
     """"If a tile must be added, the stack is empty and the Boss is not yet revealed: reveal the
-    Boss now." (RULINGS): the Boss tile's Boss, once revealed, is never revealed again."""
+    Boss now." (the app's ruling): the Boss tile's Boss, once revealed, is never revealed again."""
     state = reveal_by_stack_and_defeat(chapter_table(5))
     assert state["quest"]["bosses_defeated"] == 1 and state["boss"]["revealed"] is False
     state = play_round(state)  # round 2's Phase 1 finds the stack empty

@@ -344,3 +344,15 @@ def test_a_recorded_chapter_table_takes_no_move_and_no_undo(client):
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert "Recorded in the campaign" in page
     assert ok(client.get(f"/api/campaigns/{cid}"))["chapters"][0]["result"] == "won"
+
+
+def test_a_finished_chapter_table_says_its_ending_once_and_offers_no_rematch(client):
+    """A chapter goes on from its campaign: the table links back there, and a rematch (a new
+    table outside the campaign) is not offered."""
+    cid = create_campaign(client)["id"]
+    code = start_chapter(client, cid)
+    win_chapter_1(client, code, plants=2)
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    reason = ok(client.get(f"/api/tables/{code}"))["view"]["result"]["sentence"].removeprefix("Victory! ")
+    assert page.count(reason) == 1
+    assert "Rematch" not in page and "Back to the campaign" in page

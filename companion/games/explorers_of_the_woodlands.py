@@ -50,6 +50,8 @@ NAME = "Explorers of the Woodlands"
 MIN_PLAYERS = 1
 MAX_PLAYERS = 4
 RULES_VERSION = 1
+# The board's first card says Victory or Defeat and why: the table page does not say it again.
+BOARD_SHOWS_ENDING = True
 
 MAX_HP = 5
 MAX_ORBS = 10

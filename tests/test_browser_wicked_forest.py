@@ -109,7 +109,7 @@ def test_three_phones_play_two_rounds(live_server, phones):
 
 def test_one_phone_passed_around(live_server, phones):
     (table,) = phones(1)
-    code = create_wicked_forest(table, live_server, ["Ana", "Ben"], leader="1")
+    create_wicked_forest(table, live_server, ["Ana", "Ben"], leader="1")
     table.get_by_role("button", name=re.compile("every free seat")).click()
     expect(table.locator(".seat-chip.mine")).to_have_count(2)
     table.get_by_role("button", name="4 Flowers, no Witch").click()

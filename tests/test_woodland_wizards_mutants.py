@@ -82,6 +82,9 @@ def test_a_missing_scored_card_is_refused_with_the_count_and_the_range():
     assert refused(state, "edit_card", player=0, index=4, value=1) == (
         "Ana has 4 scored cards: choose a number from 0 to 3.")
     assert refused(state, "remove_card", player=1, index=0) == "Ben has no scored cards."
+    state = act(state, "add_card", player=1, value=2)
+    assert refused(state, "remove_card", player=1, index=1) == (
+        "Ben has 1 scored card: choose a number from 0 to 0.")
 
 
 # ----------------------------------------------------------------- verdict and outcome
@@ -111,3 +114,91 @@ def test_the_outcome_of_a_table_saved_before_round_scores_were_kept_has_the_fina
     state = finished(new_game(2))
     del state["round_scores"]
     assert ww.outcome(state)["score_by_round"] == [[19, 0]]
+
+
+# ----------------------------------------------------------------- timer cues
+
+
+def test_the_timer_restarts_for_each_wandering_turn_each_boost_round_and_each_phase():
+    """Rulebook: "Beginning with the starting player and following in turn order, each player
+    draws a card from the deck and then plays a card." and "Several rounds follow" (Boost)."""
+    state = new_game(3, first=1)
+    assert ww.timer_cue(state) == ("1:wandering:0", "Round 1 · Wandering: Ben's turn")
+    state = act(state, "end_wandering_turn", player=1)
+    assert ww.timer_cue(state) == ("1:wandering:1", "Round 1 · Wandering: Cara's turn")
+    state = act(state, "next_phase")
+    assert ww.timer_cue(state) == ("1:contest", "Round 1 · Contest")
+    state = act(state, "next_phase")
+    assert ww.timer_cue(state) == ("1:boost:1", "Round 1 · Boost round 1")
+    for seat in range(3):
+        state = act(state, "boost", player=seat)
+    state = act(state, "next_boost_round")
+    assert ww.timer_cue(state) == ("1:boost:2", "Round 1 · Boost round 2")
+    assert ww.timer_cue(act(state, "set_phase", phase="scoring")) is None
+    state = act(log_creatures(settle_with(new_game(3), [1, 2, 3])), "next_round")
+    state = act(state, "set_phase", phase="contest")
+    assert ww.timer_cue(state) == ("2:contest", "Round 2 · Contest")
+
+
+# ----------------------------------------------------------------- boosts
+
+
+def test_the_next_boost_round_names_only_the_players_still_in():
+    """Rulebook: players "play one card face down as a boost or pass, in which case they cannot
+    play any further boosts in the following Boost rounds." """
+    state = act(new_game(3), "set_phase", phase="boost")
+    state = act(act(act(state, "boost", player=0), "pass_boost", player=1), "boost", player=2)
+    state = act(state, "next_boost_round")
+    assert state["boost_round"] == 2
+    assert state["events"] == ["Boost round 2: Ana and Cara may boost or pass."]
+
+
+# ----------------------------------------------------------------- scored cards and the Phoenix
+
+
+def test_adding_a_plain_card_leaves_the_phoenix_where_it_is_and_says_nothing_of_it():
+    """Rulebook: ties are broken first by "the Golden Phoenix"; a card that is not it moves
+    nothing."""
+    state = act(finished(new_game(2)), "add_card", player=1, value=3, phoenix=True)
+    state = act(state, "add_card", player=0, value=2)
+    assert state["events"] == []
+    assert ww.phoenix_holder(state) == 1
+    assert state["boards"][0]["cards"][-1] == {"value": 2, "name": "", "phoenix": False}
+
+
+# ----------------------------------------------------------------- the log line of every action
+
+
+@pytest.mark.parametrize("action, params, seat, line", [
+    ("set_phase", {"phase": "boost"}, 0, "Ana moved to the Boost phase"),
+    ("next_phase", {}, 1, "Ben moved on to the next phase"),
+    ("end_wandering_turn", {"player": 0}, 0, "Ana drew and played a card"),
+    ("end_wandering_turn", {"player": 2}, 0, "Ana logged Cara's turn: drew and played a card"),
+    ("set_wandering_turn", {"player": 1}, 0, "Ana corrected the turn: Ben draws and plays now"),
+    ("boost", {"player": 0}, 0, "Ana logged a boost"),
+    ("boost", {"player": 1}, 0, "Ana logged a boost for Ben"),
+    ("pass_boost", {"player": 0}, 0, "Ana passed"),
+    ("pass_boost", {"player": 2}, 0, "Ana logged a pass for Cara"),
+    ("next_boost_round", {}, 2, "Cara started the next Boost round"),
+    ("enter_total", {"player": 0, "total": 7}, 0, "Ana entered their own round total: 7"),
+    ("enter_total", {"player": 1, "total": 7}, 0, "Ana entered Ben's round total: 7"),
+    ("set_total", {"player": 1, "total": 8}, 0, "Ana corrected Ben's round total to 8"),
+    ("settle_round", {}, 1, "Ben ranked the round"),
+    ("score_creature", {"player": 1, "value": 6, "name": "Owl", "phoenix": False}, 1,
+     "Ben scored Owl (6)"),
+    ("score_creature", {"player": 1, "value": 6, "name": "", "phoenix": True}, 0,
+     "Ana scored the Golden Phoenix (6) for Ben"),
+    ("next_round", {"round": 2}, 0, "Ana cleaned up and started the next round"),
+    ("finish", {}, 0, "Ana ended the game"),
+    ("add_card", {"player": 0, "value": 3, "name": "", "phoenix": False}, 0,
+     "Ana added a card worth 3 to their own scored cards"),
+    ("edit_card", {"player": 2, "index": 1, "value": 4, "name": "Fox", "phoenix": False}, 0,
+     "Ana changed Cara's scored card 2 to Fox (4)"),
+    ("remove_card", {"player": 0, "index": 0}, 0, "Ana removed their own scored card 1"),
+    ("set_adjustment", {"player": 0, "amount": -3}, 0,
+     "Ana set their own end-of-game adjustment to -3"),
+    ("set_adjustment", {"player": 1, "amount": 4}, 0, "Ana set Ben's end-of-game adjustment to +4"),
+    ("unknown", {}, 0, "Ana: unknown"),
+])
+def test_every_action_has_its_own_log_line(action, params, seat, line):
+    assert ww.describe(action, params, seat, NAMES[:3]) == line

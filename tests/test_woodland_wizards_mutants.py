@@ -202,3 +202,111 @@ def test_adding_a_plain_card_leaves_the_phoenix_where_it_is_and_says_nothing_of_
 ])
 def test_every_action_has_its_own_log_line(action, params, seat, line):
     assert ww.describe(action, params, seat, NAMES[:3]) == line
+
+
+# ----------------------------------------------------------------- a round: ranking, scorers, clean-up
+
+
+def test_a_round_ranks_by_total_then_turn_order_and_the_top_places_score():
+    """Rulebook: "In case of equal scores, the player sitting closest to the starting player in
+    turn order is the winner. [...] In a game with four or five players, the player with the
+    second-highest point total also scores their Contest Creature." """
+    state = act(new_game(4, first=1), "set_phase", phase="scoring")
+    assert state["events"] == ["Scoring phase: enter each player's round total."]
+    missing = []
+    for seat, total in enumerate([6, 9, 6, 2]):
+        state = act(state, "enter_total", player=seat, total=total)
+        missing.append(state["events"])
+    assert missing == [["Still missing: Ben, Cara and Dan."], ["Still missing: Cara and Dan."],
+                       ["Still missing: Dan."], ["Every total is in: rank the round."]]
+    state = act(state, "settle_round")
+    assert state["round_result"] == [{"seat": 1, "total": 9, "place": 1, "scorer": True},
+                                     {"seat": 2, "total": 6, "place": 2, "scorer": True},
+                                     {"seat": 0, "total": 6, "place": 3, "scorer": False},
+                                     {"seat": 3, "total": 2, "place": 4, "scorer": False}]
+    assert (state["scorers"], state["round_winner"], state["next_starting_player"]) == ([1, 2], 1, 2)
+    assert state["settled"] is True and state["creatures_logged"] == []
+    assert state["events"] == [
+        "Round 1 ranking: Ben 9, Cara 6, Ana 6, Dan 2.",
+        "Cara and Ana both have 6; Cara is closer to the starting player Ben, so Cara ranks higher.",
+        "Ben wins the round; Cara also scores (2 scorers with 4 players). Each scorer adds their "
+        "Contest Creature to their scored cards.",
+        "Cara, to the left of Ben, will be the starting player of round 2."]
+
+
+def test_a_lone_scorer_and_the_seven_player_scorer_option_are_told_apart():
+    """Rulebook: "The winner adds their Contest Creature to their scored cards." With 7-12
+    players the number of scorers is the table's own choice."""
+    state = settle_with(new_game(2), [3, 3])
+    assert state["events"][2:] == [
+        "Ana wins the round and adds their Contest Creature to their scored cards.",
+        "Ben, to the left of Ana, will be the starting player of round 2."]
+    state = settle_with(new_game(7, scorers_7_plus=3), [1, 2, 3, 4, 5, 6, 7])
+    assert state["scorers"] == [6, 5, 4]
+    assert state["events"][1] == ("Gus wins the round; Finn and Eve also score (3 scorers with "
+                                  "7 players). Each scorer adds their Contest Creature to their "
+                                  "scored cards.")
+
+
+def test_scorers_add_their_creatures_once_each_and_the_log_says_who_is_left():
+    """Rulebook: "The winner adds their Contest Creature to their scored cards." """
+    state = settle_with(new_game(4, first=1), [6, 9, 6, 2])
+    assert refused(state, "score_creature", player=0, value=1) == "Ana is not a scorer this round."
+    assert refused(state, "next_round") == "Ben and Cara must first score their Contest Creatures."
+    state = act(state, "score_creature", player=1, value=7, name="Owl")
+    assert state["events"] == ["Ben scores Owl (7).", "Still to score a creature: Cara."]
+    assert refused(state, "score_creature", player=1, value=1) == (
+        "Ben has already scored a Contest Creature this round.")
+    assert refused(state, "next_round") == "Cara must first score their Contest Creature."
+    state = act(state, "score_creature", player=2, value=3)
+    assert state["events"] == ["Cara scores a card worth 3.",
+                               "Every creature is scored: clean up and start the next round."]
+    assert state["creatures_logged"] == [1, 2]
+    assert [board["cards"] for board in state["boards"]] == [
+        [], [{"value": 7, "name": "Owl", "phoenix": False}],
+        [{"value": 3, "name": "", "phoenix": False}], []]
+
+
+def test_clean_up_starts_the_next_round_afresh_left_of_the_round_winner():
+    """Rulebook: "The player sitting to the left of the winner of the current round becomes the
+    starting player for the next round. Then the next round starts." """
+    state = new_game(4, first=1)
+    state = act(act(state, "end_wandering_turn", player=1), "set_phase", phase="boost")
+    for seat in range(4):
+        state = act(state, "boost", player=seat)
+    state = act(act(state, "next_boost_round"), "pass_boost", player=3)
+    state = log_creatures(settle_with(state, [6, 9, 6, 2]), value=4)
+    state = act(state, "next_round")
+    assert state["events"] == [
+        "Clean-up: discard the cards in play except scored cards; each player may discard cards "
+        "from hand; shuffle the discard pile into the deck, flip one card to start the discard "
+        "pile, and draw back to 5 cards.",
+        "Round 2: Cara is the starting player (to the left of Ben, who won the round)."]
+    scored = {"value": 4, "name": "", "phoenix": False}
+    assert {key: value for key, value in state.items() if key != "events"} == {
+        "rules_version": 1, "players": NAMES[:4], "scorers_7_plus": 3, "round": 2,
+        "phase": "wandering", "starting_player": 2, "wandering_turn": 0, "boost_round": 1,
+        "passed": [False] * 4, "boosts": [0] * 4, "totals": [None] * 4, "settled": False,
+        "round_result": [], "scorers": [], "round_winner": None, "next_starting_player": None,
+        "creatures_logged": [],
+        "boards": [{"cards": [], "adjustment": 0}, {"cards": [scored], "adjustment": 0},
+                   {"cards": [scored], "adjustment": 0}, {"cards": [], "adjustment": 0}],
+        "round_scores": [[0, 4, 4, 0]]}
+
+
+def test_the_last_round_has_no_clean_up_and_no_next_starting_player():
+    """Rulebook: "Clean-up phase (not applicable in the last game round)" and "The game ends
+    after the Scoring Phase of the fourth round." """
+    state = new_game(2)
+    for _ in range(2):
+        state = act(play_round(state, [5, 1]), "next_round")
+    state = act(play_round(state, [5, 1]), "next_round")
+    assert state["round"] == 4 and state["events"][-1] == "Last round: no Clean-up after it."
+    state = settle_with(state, [1, 5])
+    assert state["next_starting_player"] is None
+    assert state["events"][-1] == ("This is the last round: once the creatures are scored, "
+                                   "apply end-of-game effects and end the game.")
+    state = act(state, "score_creature", player=1, value=2)
+    assert state["events"][-1] == ("Every creature is scored: apply end-of-game effects, then "
+                                   "end the game.")
+    assert ww.step_values(state)["next_round"] is None

@@ -153,6 +153,29 @@ def test_the_next_boost_round_names_only_the_players_still_in():
     assert state["events"] == ["Boost round 2: Ana and Cara may boost or pass."]
 
 
+def test_each_boost_round_takes_one_boost_or_pass_per_player_still_in():
+    """Rulebook: "In each Boost round, players play one card face down as a boost or pass, in
+    which case they cannot play any further boosts in the following Boost rounds. Once everyone
+    has played a Boost or passed, turn all cards face up at the same time." """
+    assert refused(new_game(2), "boost", player=0, boost_round=1) == (
+        "Boosts are played only in the Boost phase.")
+    state = act(new_game(2), "set_phase", phase="boost")
+    assert state["events"] == ["Boost phase, Boost round 1: boost or pass."]
+    state = act(state, "boost", player=0)
+    assert state["events"] == ["Waiting for Ben to boost or pass."]
+    assert refused(state, "boost", player=0) == "Ana has already played a boost in Boost round 1."
+    assert refused(state, "pass_boost", player=0) == (
+        "Ana has already played a boost in Boost round 1; pass in the next Boost round.")
+    state = act(state, "pass_boost", player=1)
+    assert state["events"] == ["Everyone has boosted or passed: turn the boosts face up."]
+    assert refused(state, "boost", player=1) == "Ben has passed: no more boosts for Ben this round."
+    assert refused(state, "pass_boost", player=1) == "Ben has already passed."
+    state = act(act(state, "next_boost_round"), "pass_boost", player=0)
+    assert state["phase"] == "scoring"
+    assert state["events"] == ["Everyone has passed: the Boost phase ends.",
+                               "Scoring phase: enter each player's round total."]
+
+
 # ----------------------------------------------------------------- scored cards and the Phoenix
 
 
@@ -310,3 +333,70 @@ def test_the_last_round_has_no_clean_up_and_no_next_starting_player():
     assert state["events"][-1] == ("Every creature is scored: apply end-of-game effects, then "
                                    "end the game.")
     assert ww.step_values(state)["next_round"] is None
+
+
+# ----------------------------------------------------------------- final ranking and its reasons
+
+
+def board(seat: int, values: list[int], adjustment: int = 0, name=None) -> dict:
+    """A final-ranking entry; name=False leaves the name out as an old record may."""
+    entry = {"seat": seat, "cards": [{"value": v, "name": "", "phoenix": False} for v in values],
+             "adjustment": adjustment}
+    if name is not False:
+        entry["name"] = name or NAMES[seat]
+    return entry
+
+
+def test_every_tied_player_gets_the_tie_break_that_put_them_below_the_one_above():
+    """Rulebook: "Ties for highest score are broken in the favor of the player that has [...]
+    2. the most scored cards, 3. the highest card value on a scored card, 4. the most cards with
+    the highest card value" """
+    ranking = ww.final_ranking([board(0, [5, 5]), board(1, [10]), board(2, [4, 6]),
+                                board(3, [3, 3, 4]), board(4, [1], adjustment=2)], 2)
+    assert ranking == [
+        {"seat": 3, "name": "Dan", "score": 10, "place": 1,
+         "reason": "10 points, tied with Cara, Ana and Ben; the tie-breaks put Dan first."},
+        {"seat": 2, "name": "Cara", "score": 10, "place": 2,
+         "reason": "Dan beats Cara: both 10, 3 scored cards to 2."},
+        {"seat": 0, "name": "Ana", "score": 10, "place": 3,
+         "reason": "Cara beats Ana: both 10 with 2 scored cards, highest card 6 to 5."},
+        {"seat": 1, "name": "Ben", "score": 10, "place": 4,
+         "reason": "Ana beats Ben: both 10, 2 scored cards to 1."},
+        {"seat": 4, "name": "Eve", "score": 3, "place": 5, "reason": "3 points."}]
+
+
+def test_the_most_cards_of_the_highest_value_and_then_turn_order_break_the_rest():
+    """Rulebook: "4. the most cards with the highest card value, 5. or as a last resort: In
+    game order, starting with the starting player." """
+    ranking = ww.final_ranking([board(0, [5, 5, 2]), board(1, [5, 4, 3]), board(2, [5, 1, 6])], 0)
+    assert [row["reason"] for row in ranking] == [
+        "12 points, tied with Ana and Ben; the tie-breaks put Cara first.",
+        "Cara beats Ana: both 12 with 3 scored cards, highest card 6 to 5.",
+        "Ana beats Ben: both 12 with 3 scored cards and highest card 5, two cards of 5 to one."]
+    ranking = ww.final_ranking([board(0, [5, 5]), board(1, [6, 4]), board(2, [5, 5])], 1)
+    assert [row["seat"] for row in ranking] == [1, 2, 0]
+    assert ranking[2]["reason"] == (
+        "Cara beats Ana: both 10 with 2 scored cards, highest card 5 (two of them); Cara sits "
+        "earlier in turn order from the starting player Ben.")
+    ranking = ww.final_ranking([board(0, [5]), board(1, [5])], 1)
+    assert ranking[1]["reason"] == (
+        "Ben beats Ana: both 5 with 1 scored card, highest card 5 (one of them); Ben is the "
+        "starting player, first in turn order.")
+
+
+def test_players_without_cards_or_names_rank_by_score_then_turn_order():
+    """Rulebook: "5. or as a last resort: In game order, starting with the starting player." """
+    ranking = ww.final_ranking([board(0, []), board(1, [], name=False), board(2, [2], -2)], 1)
+    assert ranking == [
+        {"seat": 2, "name": "Cara", "score": 0, "place": 1,
+         "reason": "0 points, tied with Seat 1 and Ana; the tie-breaks put Cara first."},
+        {"seat": 1, "name": "Seat 1", "score": 0, "place": 2,
+         "reason": "Cara beats Seat 1: both 0, 1 scored card to 0."},
+        {"seat": 0, "name": "Ana", "score": 0, "place": 3,
+         "reason": "Seat 1 beats Ana: both 0, no scored cards each; Seat 1 is the starting "
+                   "player, first in turn order."}]
+    # A stored board may lack its cards, or hold no adjustment at all.
+    assert ww.final_ranking([{"seat": 0}, {"seat": 1, "cards": [{"value": 3}],
+                                           "adjustment": None}], 1) == [
+        {"seat": 1, "name": "Seat 1", "score": 3, "place": 1, "reason": "3 points."},
+        {"seat": 0, "name": "Seat 0", "score": 0, "place": 2, "reason": "0 points."}]

@@ -1185,3 +1185,139 @@ def test_players_without_cards_or_names_rank_by_score_then_turn_order():
                                            "adjustment": None}], 1) == [
         {"seat": 1, "name": "Seat 1", "score": 3, "place": 1, "reason": "3 points."},
         {"seat": 0, "name": "Seat 0", "score": 0, "place": 2, "reason": "0 points."}]
+
+
+def test_setup_starts_round_one_in_the_wandering_phase_with_every_field_empty():
+    """Rulebook: "Each player draws 5 cards into their hand. The player who looks most like a
+    hedgehog becomes the starting player for the first round." """
+    state = ww.setup(NAMES[:3], {"first_player": 2})
+    assert state == {
+        "rules_version": 1, "players": NAMES[:3], "scorers_7_plus": 3, "round": 1,
+        "phase": "wandering", "starting_player": 2, "wandering_turn": 0, "boost_round": 1,
+        "passed": [False] * 3, "boosts": [0] * 3, "totals": [None] * 3, "settled": False,
+        "round_result": [], "scorers": [], "round_winner": None, "next_starting_player": None,
+        "creatures_logged": [], "boards": [{"cards": [], "adjustment": 0} for _ in range(3)],
+        "round_scores": [],
+        "events": ["Round 1: Cara is the starting player. Wandering phase: Cara draws a card, "
+                   "then plays a card; then the next player in turn order."]}
+
+
+@pytest.mark.parametrize("players, options, reason", [
+    (2, {"first_player": 2}, "The first starting player must be one of the seats."),
+    (2, {"first_player": -1}, "The first starting player must be one of the seats."),
+    (2, {"first_player": True}, "The first starting player must be one of the seats."),
+    (2, {"first_player": "0"}, "The first starting player must be one of the seats."),
+    (8, {"first_player": 0, "scorers_7_plus": 7}, "Scorers per round with 7-12 players: choose 1 to 6."),
+    (8, {"first_player": 0, "scorers_7_plus": 0}, "Scorers per round with 7-12 players: choose 1 to 6."),
+    (8, {"first_player": 0, "scorers_7_plus": True},
+     "Scorers per round with 7-12 players: choose 1 to 6."),
+    (8, {"first_player": 0, "scorers_7_plus": "3"},
+     "Scorers per round with 7-12 players: choose 1 to 6."),
+    (1, {"first_player": 0}, "Woodland Wizards is for 2 to 12 players; 1 given."),
+])
+def test_setup_refuses_options_it_cannot_play_with(players, options, reason):
+    with pytest.raises(Rejected) as info:
+        ww.setup(NAMES[:players], options)
+    assert info.value.reason == reason
+
+
+def test_setup_takes_the_edge_values_of_its_options():
+    assert ww.setup(NAMES[:8], {"first_player": 7, "scorers_7_plus": 6})["scorers_7_plus"] == 6
+    assert ww.setup(NAMES[:8], {"first_player": 0, "scorers_7_plus": 1})["starting_player"] == 0
+
+
+def test_an_action_from_a_seat_not_at_the_table_or_after_the_end_is_refused():
+    state = new_game(3)
+    for seat in (3, -1, True, None):
+        with pytest.raises(Rejected) as info:
+            ww.apply(state, "next_phase", {"phase": "wandering"}, seat)
+        assert info.value.reason == "That seat is not at this table."
+    assert refused(finished(new_game(2)), "settle_round") == "The game is over."
+
+
+def test_each_step_action_names_the_step_under_way_and_none_outside_it():
+    state = new_game(3)
+    assert ww.step_values(state) == {"next_phase": "wandering", "end_wandering_turn": 0,
+                                     "boost": None, "pass_boost": None, "next_boost_round": None,
+                                     "next_round": 2}
+    state = act(state, "set_phase", phase="boost")
+    assert ww.step_values(state) == {"next_phase": "boost", "end_wandering_turn": None,
+                                     "boost": 1, "pass_boost": 1, "next_boost_round": 1,
+                                     "next_round": 2}
+    assert ww.step_values(finished(new_game(2))) == dict.fromkeys(ww.step_values(state))
+
+
+def test_a_step_gone_by_or_not_yet_come_is_refused_saying_where_the_table_is():
+    state = act(new_game(3), "set_phase", phase="boost")
+    assert refused(state, "next_phase", phase="contest") == (
+        "That was for the Contest phase, which is already over; it is now round 1, the Boost "
+        "phase, Boost round 1.")
+    assert refused(state, "next_phase", phase="scoring") == (
+        "That is for the Scoring phase, which has not come yet; it is now round 1, the Boost "
+        "phase, Boost round 1.")
+    assert refused(state, "boost", player=0, boost_round=2) == (
+        "That is for Boost round 2, which has not come yet; it is now round 1, the Boost phase, "
+        "Boost round 1.")
+    state = new_game(3)
+    assert refused(state, "end_wandering_turn", player=1) == (
+        "That is for Ben's turn, which has not come yet; it is now round 1, the Wandering phase, "
+        "Ana's turn to draw and play.")
+    state = act(state, "end_wandering_turn", player=0)
+    assert refused(state, "end_wandering_turn", player=0) == (
+        "That was for Ana's turn, which is already over; it is now round 1, the Wandering "
+        "phase, Ben's turn to draw and play.")
+    assert refused(act(state, "set_phase", phase="contest"), "set_phase", phase="contest") == (
+        "It is already the Contest phase.")
+
+
+def test_the_last_round_refuses_a_clean_up_and_a_next_round():
+    """Rulebook: "Clean-up phase (not applicable in the last game round)" """
+    state = new_game(2)
+    for _ in range(3):
+        state = act(play_round(state, [5, 1]), "next_round")
+    assert refused(state, "set_phase", phase="cleanup") == (
+        "There is no Clean-up phase in the last round: finish the game instead.")
+    assert refused(state, "next_round", round=4) == (
+        "That was for starting round 4, which is already done; it is now round 4, the Wandering "
+        "phase, Ben's turn to draw and play.")
+
+
+def test_totals_and_the_ranking_belong_to_the_scoring_phase_and_happen_once():
+    """Rulebook, Scoring phase: "Each player adds up the point value of the Contest Creature and
+    each Boost card in front of them" """
+    state = new_game(3)
+    assert refused(state, "settle_round") == "The round is ranked in the Scoring phase."
+    assert refused(state, "enter_total", player=0, total=1) == (
+        "Round totals are entered in the Scoring phase.")
+    assert refused(state, "score_creature", player=0, value=1) == (
+        "Rank the round first: then the scorers add their Contest Creature.")
+    assert refused(state, "next_round") == "Rank the round first."
+    assert refused(state, "finish") == "The game ends after round 4; this is round 1."
+    state = act(act(state, "set_phase", phase="scoring"), "enter_total", player=0, total=3)
+    assert refused(state, "enter_total", player=0, total=1) == (
+        "Ana's total is already entered; correct it instead.")
+    assert refused(state, "settle_round") == "Missing totals: Ben and Cara."
+    state = settle_with(new_game(2), [1, 2])
+    assert refused(state, "settle_round") == "The round is already settled."
+    assert refused(state, "enter_total", player=0, total=1) == "The round is already settled."
+
+
+@pytest.mark.parametrize("phase, events", [
+    ("contest", ["Contest phase: everyone plays a Contest Creature face down; reveal them "
+                 "together."]),
+    ("boost", ["Boost phase, Boost round 1: boost or pass."]),
+    ("scoring", ["Scoring phase: enter each player's round total."]),
+    ("cleanup", ["Clean-up phase: discard the cards in play except scored cards, then start the "
+                 "next round."]),
+])
+def test_each_phase_entered_says_what_the_table_does(phase, events):
+    assert act(new_game(3), "set_phase", phase=phase)["events"] == events
+
+
+def test_going_back_to_the_wandering_phase_says_whose_turn_it_is():
+    state = act(act(new_game(3, first=1), "set_phase", phase="contest"), "set_phase",
+                phase="wandering")
+    assert state["events"] == [
+        "Wandering phase: from Ben in turn order, each player draws a card and plays a card.",
+        "Now: Ben's turn to draw and play."]
+    assert ww.wandering_seat(state) == 1

@@ -1321,3 +1321,93 @@ def test_going_back_to_the_wandering_phase_says_whose_turn_it_is():
         "Wandering phase: from Ben in turn order, each player draws a card and plays a card.",
         "Now: Ben's turn to draw and play."]
     assert ww.wandering_seat(state) == 1
+
+
+def test_the_view_of_a_settled_round_holds_every_computed_field():
+    """Rulebook: "In a game with four or five players, the player with the second-highest point
+    total also scores their Contest Creature." and "The winner of the game is the player with
+    the highest point value total of their scored cards." """
+    state = settle_with(new_game(4, first=1), [6, 9, 6, 2])
+    state = act(state, "score_creature", player=1, value=7, name="Owl")
+    state = act(state, "set_adjustment", player=0, amount=-2)
+    view = ww.view(state, 2)
+    owl = {"value": 7, "name": "Owl", "phoenix": False}
+    final = [{"seat": 1, "name": "Ben", "score": 7, "place": 1, "reason": "7 points."},
+             {"seat": 2, "name": "Cara", "score": 0, "place": 2,
+              "reason": "0 points, tied with Dan; the tie-breaks put Cara first."},
+             {"seat": 3, "name": "Dan", "score": 0, "place": 3,
+              "reason": "Cara beats Dan: both 0, no scored cards each; Cara sits earlier in turn "
+                        "order from the starting player Ben."},
+             {"seat": 0, "name": "Ana", "score": -2, "place": 4, "reason": "-2 points."}]
+    assert view == {
+        "game": "woodland-wizards", "seat": 2, "players": NAMES[:4], "round": 1, "rounds": 4,
+        "phase": "scoring", "phase_label": "Scoring",
+        "phases": [{"name": name, "label": label, "current": name == "scoring", "applicable": True}
+                   for name, label in (("wandering", "Wandering"), ("contest", "Contest"),
+                                       ("boost", "Boost"), ("scoring", "Scoring"),
+                                       ("cleanup", "Clean-up"))],
+        "starting_player": 1, "next_starting_player": 2,
+        "wandering_order": [1, 2, 3, 0], "wandering_turn": 0, "wandering_seat": None,
+        "wandering_rule": ww.WANDERING_RULE,
+        "boost_round": 1, "boost_rounds": 3, "passed": [False] * 4, "boosts": [0] * 4,
+        "waiting_for_boosts": [], "boosted_this_round": [],
+        "totals": [6, 9, 6, 2], "missing_totals": [],
+        "phase_hint": "Enter each player's round total.",
+        "settled": True,
+        "round_ranking": [{"seat": 1, "total": 9, "place": 1, "scorer": True, "name": "Ben"},
+                          {"seat": 2, "total": 6, "place": 2, "scorer": True, "name": "Cara"},
+                          {"seat": 0, "total": 6, "place": 3, "scorer": False, "name": "Ana"},
+                          {"seat": 3, "total": 2, "place": 4, "scorer": False, "name": "Dan"}],
+        "round_ties": ["Cara and Ana both have 6; Cara is closer to the starting player Ben, so "
+                       "Cara ranks higher."],
+        "scorers": [1, 2], "scorer_count": 2, "scorer_positions": "2 scorers",
+        "round_winner": 1, "pending_creatures": [2],
+        "boards": [{"seat": 0, "name": "Ana", "cards": [], "card_count": 0, "card_sum": 0,
+                    "adjustment": -2, "score": -2},
+                   {"seat": 1, "name": "Ben", "cards": [owl], "card_count": 1, "card_sum": 7,
+                    "adjustment": 0, "score": 7},
+                   {"seat": 2, "name": "Cara", "cards": [], "card_count": 0, "card_sum": 0,
+                    "adjustment": 0, "score": 0},
+                   {"seat": 3, "name": "Dan", "cards": [], "card_count": 0, "card_sum": 0,
+                    "adjustment": 0, "score": 0}],
+        "phoenix_holder": None, "game_over": False, "final": final, "ranking": final,
+        "verdict": None, "final_is_preview": True, "two_decks": False,
+        "setup_notes": ww.setup_notes(4), "steps": ww.step_values(state),
+        "events": state["events"]}
+    for seat in (True, 4, -1, None):
+        assert ww.view(state, seat)["seat"] is None
+
+
+def test_the_view_of_a_boost_round_says_who_played_and_who_is_still_awaited():
+    """Rulebook: "Once everyone has played a Boost or passed, turn all cards face up at the
+    same time." """
+    state = act(new_game(7, first=6), "set_phase", phase="boost")
+    state = act(act(act(state, "boost", player=0), "pass_boost", player=1), "boost", player=3)
+    view = ww.view(state, 0)
+    assert (view["waiting_for_boosts"], view["boosted_this_round"]) == ([2, 4, 5, 6], [0, 3])
+    assert view["two_decks"] is True and view["scorer_positions"] == "3 scorers"
+    assert view["phase_hint"] == "Each player still in plays one boost face down, or passes."
+    assert view["wandering_order"] == [6, 0, 1, 2, 3, 4, 5]
+    state = act(state, "set_phase", phase="scoring")
+    state = act(state, "enter_total", player=2, total=3)
+    assert ww.view(state, 0)["missing_totals"] == [0, 1, 3, 4, 5, 6]
+
+
+def test_the_view_of_round_four_and_of_the_end():
+    """Rulebook: "Clean-up phase (not applicable in the last game round)" """
+    state = new_game(2)
+    for _ in range(3):
+        state = act(play_round(state, [5, 1]), "next_round")
+    assert [phase["applicable"] for phase in ww.view(state, 0)["phases"]] == [True] * 4 + [False]
+    view = ww.view(finished(new_game(2)), 1)
+    assert (view["game_over"], view["final_is_preview"]) == (True, False)
+    assert view["verdict"] == {"winner": "Ana", "score": 19, "headline": "Ana wins with 19 points.",
+                               "why": "19 points ahead of Ben (0)."}
+    assert [phase["current"] for phase in view["phases"]] == [False] * 5
+
+
+def test_a_table_saved_before_round_scores_were_kept_still_starts_the_next_round():
+    state = log_creatures(settle_with(new_game(2), [5, 1]), value=3)
+    del state["round_scores"]
+    state = act(state, "next_round")
+    assert state["round_scores"] == [[3, 0]]

@@ -1411,3 +1411,19 @@ def test_a_table_saved_before_round_scores_were_kept_still_starts_the_next_round
     del state["round_scores"]
     state = act(state, "next_round")
     assert state["round_scores"] == [[3, 0]]
+
+
+@pytest.mark.parametrize("phase, hint", [
+    ("wandering", "From Ben, in turn order: draw a card, then play a card."),
+    ("contest", "Everyone plays a Contest Creature face down; reveal them together."),
+    ("boost", "Each player still in plays one boost face down, or passes."),
+    ("scoring", "Enter each player's round total."),
+    ("cleanup", "Discard the cards in play except scored cards, then start the next round."),
+    ("over", "The game is over."),
+])
+def test_the_screen_hint_of_each_phase(phase, hint):
+    """Rulebook, Contest phase: "All players play a card face down in front of them as their
+    Contest Creature. The cards are turned face up at the same time." """
+    state = dict(new_game(3, first=1), phase=phase)
+    assert ww.view(state, 0)["phase_hint"] == hint
+    assert ww.view(state, 0)["seat"] == 0

@@ -1427,3 +1427,85 @@ def test_the_screen_hint_of_each_phase(phase, hint):
     state = dict(new_game(3, first=1), phase=phase)
     assert ww.view(state, 0)["phase_hint"] == hint
     assert ww.view(state, 0)["seat"] == 0
+
+
+def test_six_players_always_have_three_scorers_whatever_the_seven_plus_option():
+    """Rulebook: "In a game with 6 players, the player in third place also scores their Contest
+    Creature." The scorers option is for 7-12 players only."""
+    assert [ww.scorer_count(6, option) for option in (1, 3, 6)] == [3, 3, 3]
+    assert ww.scorer_count(7, 5) == 5
+    view = ww.view(new_game(8, scorers_7_plus=5), 0)
+    assert (view["scorer_count"], view["scorer_positions"]) == (5, "5 scorers")
+
+
+def test_a_round_cannot_be_ranked_without_every_total():
+    with pytest.raises(ValueError, match="^every total is needed$"):
+        ww.round_ranking([4, None, 2], 0, 1)
+
+
+def test_ties_in_a_round_are_explained_from_the_starting_player():
+    """Rulebook: "In case of equal scores, the player sitting closest to the starting player in
+    turn order is the winner." """
+    state = settle_with(new_game(2), [3, 3])
+    assert state["events"][1] == ("Ana and Ben both have 3; Ana is the starting player, so Ana "
+                                  "ranks higher.")
+    state = settle_with(new_game(3), [4, 4, 4])
+    assert state["events"][1] == ("Ana, Ben and Cara all have 4; the closer to the starting "
+                                  "player Ana in turn order, the higher: Ana, Ben, Cara.")
+
+
+def test_apply_checks_raw_params_itself_and_takes_none_for_no_params():
+    state = act(new_game(3), "set_phase", phase="boost")
+    with pytest.raises(Rejected):
+        ww.apply(state, "boost", {"player": 3, "boost_round": 1}, 0)
+    state = act(act(act(new_game(2), "set_phase", phase="scoring"), "enter_total", player=0,
+                    total=1), "enter_total", player=1, total=2)
+    assert ww.apply(state, "settle_round", None, 0)["round_winner"] == 1
+
+
+def test_next_phase_from_an_unsettled_scoring_phase_says_what_to_do():
+    state = act(new_game(2), "set_phase", phase="scoring")
+    assert refused(state, "next_phase") == ("Settle the round first: enter every total, then "
+                                            "rank the round.")
+
+
+def test_the_view_counts_wandering_turns_and_an_old_table_starts_at_none_taken():
+    state = act(new_game(3), "end_wandering_turn", player=0)
+    assert (ww.view(state, 0)["wandering_turn"], ww.view(state, 0)["wandering_seat"]) == (1, 1)
+    del state["wandering_turn"]
+    assert (ww.view(state, 0)["wandering_turn"], ww.view(state, 0)["wandering_seat"]) == (0, 0)
+
+
+@pytest.mark.parametrize("players, notes", [
+    (3, ["Shuffle the deck.", "With 3 players, 1 scorer per round adds their Contest Creature to "
+                              "their scored cards."]),
+    (6, ["Shuffle the deck.", "With 6 players, 3 scorers per round add their Contest Creature to "
+                              "their scored cards."]),
+    (7, ["Take two decks, remove one Golden Phoenix and shuffle the rest together: there is still "
+         "only one Golden Phoenix in the game.",
+         "With 7 players the number of scorers per round is a setup option (3 unless changed)."]),
+])
+def test_setup_notes_for_one_deck_and_for_two(players, notes):
+    """Rulebook, Set up: "Shuffle all the cards and place them as a face-down pile in the center
+    of the table. [...] Turn over the top card and place it face-up next to the deck" and, for
+    7-12 players, "you need two decks of Woodland Wizards. Remove one Golden Phoenix card" """
+    deck, scorers = notes
+    assert ww.setup_notes(players) == [
+        deck, "Place the deck face down in the middle of the table.",
+        "Turn over the top card next to it to start the discard pile.",
+        "Deal 5 cards to each player.", scorers,
+        "Play 4 rounds; play goes clockwise from the starting player."]
+    with pytest.raises(Rejected, match="^Woodland Wizards is for 2 to 12 players; 13 given.$"):
+        ww.setup_notes(13)
+
+
+def test_a_tie_down_to_eleven_cards_of_the_highest_value_gives_the_count_in_digits():
+    ranking = ww.final_ranking([board(0, [5] * 11), board(1, [5] * 11)], 0)
+    assert ranking[1]["reason"] == (
+        "Ana beats Ben: both 55 with 11 scored cards, highest card 5 (11 of them); Ana is the "
+        "starting player, first in turn order.")
+
+
+def test_the_log_line_of_a_malformed_logged_action_still_reads_well():
+    assert ww.describe("boost", None, 0, NAMES[:3]) == "Ana logged a boost for Someone"
+    assert ww.describe("set_phase", {"phase": "nope"}, 0, NAMES[:3]) == "Ana moved to another phase"

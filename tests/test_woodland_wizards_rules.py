@@ -1112,6 +1112,7 @@ def test_the_last_round_has_no_clean_up_and_no_next_starting_player():
     assert state["round"] == 4 and state["events"][-1] == "Last round: no Clean-up after it."
     state = settle_with(state, [1, 5])
     assert state["next_starting_player"] is None
+    assert set(state) == set(new_game(2))  # the state keeps its keys, none added
     assert state["events"][-1] == ("This is the last round: once the creatures are scored, "
                                    "apply end-of-game effects and end the game.")
     state = act(state, "score_creature", player=1, value=2)

@@ -69,6 +69,11 @@ def entry(seat: int, values: list[int], phoenix_at: int | None = None, adjustmen
     return {"seat": seat, "name": NAMES[seat], "cards": cards, "adjustment": adjustment}
 
 
+def nameless(final_entry: dict) -> dict:
+    """A final-ranking entry without its name, as an old record may hold it."""
+    return {key: value for key, value in final_entry.items() if key != "name"}
+
+
 # ----------------------------------------------------------------- options and setup
 
 
@@ -1124,21 +1129,12 @@ def test_the_last_round_has_no_clean_up_and_no_next_starting_player():
 # ----------------------------------------------------------------- final ranking and its reasons
 
 
-def board(seat: int, values: list[int], adjustment: int = 0, name=None) -> dict:
-    """A final-ranking entry; name=False leaves the name out as an old record may."""
-    entry = {"seat": seat, "cards": [{"value": v, "name": "", "phoenix": False} for v in values],
-             "adjustment": adjustment}
-    if name is not False:
-        entry["name"] = name or NAMES[seat]
-    return entry
-
-
 def test_every_tied_player_gets_the_tie_break_that_put_them_below_the_one_above():
     """Rulebook: "Ties for highest score are broken in the favor of the player that has [...]
     2. the most scored cards, 3. the highest card value on a scored card, 4. the most cards with
     the highest card value" """
-    ranking = ww.final_ranking([board(0, [5, 5]), board(1, [10]), board(2, [4, 6]),
-                                board(3, [3, 3, 4]), board(4, [1], adjustment=2)], 2)
+    ranking = ww.final_ranking([entry(0, [5, 5]), entry(1, [10]), entry(2, [4, 6]),
+                                entry(3, [3, 3, 4]), entry(4, [1], adjustment=2)], 2)
     assert ranking == [
         {"seat": 3, "name": "Dan", "score": 10, "place": 1,
          "reason": "10 points, tied with Cara, Ana and Ben; the tie-breaks put Dan first."},
@@ -1154,17 +1150,17 @@ def test_every_tied_player_gets_the_tie_break_that_put_them_below_the_one_above(
 def test_the_most_cards_of_the_highest_value_and_then_turn_order_break_the_rest():
     """Rulebook: "4. the most cards with the highest card value, 5. or as a last resort: In
     game order, starting with the starting player." """
-    ranking = ww.final_ranking([board(0, [5, 5, 2]), board(1, [5, 4, 3]), board(2, [5, 1, 6])], 0)
+    ranking = ww.final_ranking([entry(0, [5, 5, 2]), entry(1, [5, 4, 3]), entry(2, [5, 1, 6])], 0)
     assert [row["reason"] for row in ranking] == [
         "12 points, tied with Ana and Ben; the tie-breaks put Cara first.",
         "Cara beats Ana: both 12 with 3 scored cards, highest card 6 to 5.",
         "Ana beats Ben: both 12 with 3 scored cards and highest card 5, two cards of 5 to one."]
-    ranking = ww.final_ranking([board(0, [5, 5]), board(1, [6, 4]), board(2, [5, 5])], 1)
+    ranking = ww.final_ranking([entry(0, [5, 5]), entry(1, [6, 4]), entry(2, [5, 5])], 1)
     assert [row["seat"] for row in ranking] == [1, 2, 0]
     assert ranking[2]["reason"] == (
         "Cara beats Ana: both 10 with 2 scored cards, highest card 5 (two of them); Cara sits "
         "earlier in turn order from the starting player Ben.")
-    ranking = ww.final_ranking([board(0, [5]), board(1, [5])], 1)
+    ranking = ww.final_ranking([entry(0, [5]), entry(1, [5])], 1)
     assert ranking[1]["reason"] == (
         "Ben beats Ana: both 5 with 1 scored card, highest card 5 (one of them); Ben is the "
         "starting player, first in turn order.")
@@ -1172,7 +1168,8 @@ def test_the_most_cards_of_the_highest_value_and_then_turn_order_break_the_rest(
 
 def test_players_without_cards_or_names_rank_by_score_then_turn_order():
     """Rulebook: "5. or as a last resort: In game order, starting with the starting player." """
-    ranking = ww.final_ranking([board(0, []), board(1, [], name=False), board(2, [2], -2)], 1)
+    ranking = ww.final_ranking([entry(0, []), nameless(entry(1, [])),
+                                entry(2, [2], adjustment=-2)], 1)
     assert ranking == [
         {"seat": 2, "name": "Cara", "score": 0, "place": 1,
          "reason": "0 points, tied with Seat 1 and Ana; the tie-breaks put Cara first."},
@@ -1501,7 +1498,7 @@ def test_setup_notes_for_one_deck_and_for_two(players, notes):
 
 
 def test_a_tie_down_to_eleven_cards_of_the_highest_value_gives_the_count_in_digits():
-    ranking = ww.final_ranking([board(0, [5] * 11), board(1, [5] * 11)], 0)
+    ranking = ww.final_ranking([entry(0, [5] * 11), entry(1, [5] * 11)], 0)
     assert ranking[1]["reason"] == (
         "Ana beats Ben: both 55 with 11 scored cards, highest card 5 (11 of them); Ana is the "
         "starting player, first in turn order.")

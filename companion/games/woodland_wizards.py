@@ -1033,8 +1033,8 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     card = _card(as_int(params.get("value")), str(params.get("name") or ""),
                  bool(params.get("phoenix")))
     if action == "set_phase":
-        label = PHASE_LABELS.get(params.get("phase"), "another")
-        return f"{who} moved to the {label} phase"
+        label = PHASE_LABELS.get(params.get("phase"))
+        return f"{who} moved to the {label} phase" if label else f"{who} moved to another phase"
     if action == "next_phase":
         return f"{who} moved on to the next phase"
     if action == "end_wandering_turn":

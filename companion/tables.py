@@ -62,11 +62,11 @@ class TableError(Exception):
         """The rules' refusal, keeping which parameter it names."""
         return cls(exc.reason, exc.param, exc.detail)
 
-    def for_api(self, where: str = "") -> dict:
+    def for_api(self) -> dict:
         """The JSON error body: a refused value is named by its parameter, not its label."""
         if self.param is None:
             return {"error": self.message}
-        return {"error": f"{where}{self.param}: {self.detail}", "param": self.param}
+        return {"error": f"{self.param}: {self.detail}", "param": self.param}
 
 
 class NotFound(TableError):

@@ -173,10 +173,12 @@ class Fleet:
 
 
 class Club:
-    def __init__(self, ports: list[int], n_tables: int, fetch_views: bool, deadline: Deadline):
+    def __init__(self, ports: list[int], n_tables: int, fetch_views: bool, deadline: Deadline,
+                 push_views: bool = True):
         self.ports = ports
         self.n_tables = n_tables
         self.fetch_views = fetch_views
+        self.push_views = push_views and fetch_views
         self.deadline = deadline
         self.tables: list[Table] = []
         self.by_code: dict[str, Table] = {}
@@ -228,7 +230,8 @@ class Club:
         async def one(table, index):
             async with gate:
                 stream = EventStream(table.phones[index], table.code, table.version,
-                                     self.on_update, self.on_problem)
+                                     self.on_update, self.on_problem,
+                                     on_view=self.on_view if self.push_views else None)
                 stream.table = table
                 stream.index = index
                 table.streams.append(stream)
@@ -250,6 +253,20 @@ class Club:
     def on_problem(self, stream, exc) -> None:
         self.error("stream dropped", f"{stream.table.code} phone {stream.index}: {exc!r}")
 
+    def on_view(self, stream, html: bytes, arrived: float) -> None:
+        """A view pushed by the stream: on the phone's screen with no fetch."""
+        listener = stream.table.listeners.get(stream.index)
+        shown = view_version(html)
+        if listener is None or shown is None:
+            return
+        self.shown(stream.table, listener, shown, arrived)
+
+    def shown(self, table: Table, listener: Listener, shown: int, when: float) -> None:
+        for v in range(listener.shown + 1, shown + 1):
+            if v in table.sent:
+                table.visible.setdefault(v, {})[listener.index] = when - table.sent[v]
+        listener.shown = max(listener.shown, shown)
+
     def on_update(self, stream, version: int, arrived: float) -> None:
         table, index = stream.table, stream.index
         listener = table.listeners.get(index)
@@ -260,7 +277,7 @@ class Club:
             if v in table.sent:
                 table.arrived.setdefault(v, {})[index] = arrived - table.sent[v]
         listener.seen = max(listener.seen, version)
-        if self.fetch_views:
+        if self.fetch_views and listener.shown < version:  # a pushed view came first: no fetch
             if listener.fetching:
                 listener.again = True  # htmx's hx-sync replace: one more fetch after this one
             else:
@@ -288,10 +305,7 @@ class Club:
                 if shown is None:
                     self.error("view without a version", table.code)
                     return
-                for v in range(listener.shown + 1, shown + 1):
-                    if v in table.sent:
-                        table.visible.setdefault(v, {})[listener.index] = done - table.sent[v]
-                listener.shown = max(listener.shown, shown)
+                self.shown(table, listener, shown, done)
                 if not listener.again:
                     return
         finally:
@@ -415,7 +429,7 @@ def _body(reply) -> bytes:
 
 
 async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> dict:
-    club = Club(server.ports, n_tables, not args.no_fetch, deadline)
+    club = Club(server.ports, n_tables, not args.no_fetch, deadline, push_views=not args.fetch_only)
     t0 = time.perf_counter()
     await club.setup()
     setup_s = time.perf_counter() - t0
@@ -482,7 +496,7 @@ def report(server: Fleet, result: dict, args) -> None:
         print(f"     update arrives, each phone        {ms_summary(each)}")
         print(f"     update arrives, last of 4 phones  {ms_summary(last)}")
         if not args.no_fetch:
-            print(f"     view fetched,  last of 4 phones   {ms_summary(visible)}")
+            print(f"     view shown,    last of 4 phones   {ms_summary(visible)}   ({'pushed by the stream' if not args.fetch_only else 'fetched after the update'})")
         print(f"     action post round trip            {ms_summary(posts)}")
         server_cpu, client_cpu, wall, busy = result["latency_cpu"]
         print(f"     CPU: {server.cpu_label} {server_cpu / wall * 100:.0f}% of one core "
@@ -605,6 +619,9 @@ def main() -> int:
                         help="length of the throughput phase (default 15)")
     parser.add_argument("--no-fetch", action="store_true",
                         help="phones do not fetch their view after an update (push only)")
+    parser.add_argument("--fetch-only", action="store_true",
+                        help="phones do not ask their stream for views: each update is followed by a "
+                             "fetch of the view (as before views were pushed)")
     parser.add_argument("--database-url", default=None,
                         help="a PostgreSQL server (postgresql://...) that the app servers share; "
                              "each part uses a fresh schema of it (default: SQLite)")

@@ -376,15 +376,19 @@ class EventStream:
     """One phone's server-sent-event stream on a connection of its own.
 
     `on_update(stream, version, arrived_at)` is called for every `update` event; the
-    stream reconnects by itself when the server ends it, as a browser does.
+    stream reconnects by itself when the server ends it, as a browser does. With
+    `on_view(stream, html, arrived_at)` the stream asks for views, as the table page does,
+    and that is called for every `view` event (the phone's view, pushed before its update).
     """
 
-    def __init__(self, phone: Phone, code: str, version: int, on_update, on_problem):
+    def __init__(self, phone: Phone, code: str, version: int, on_update, on_problem, on_view=None):
         self.phone = phone
         self.code = code
         self.version = version
         self.on_update = on_update
         self.on_problem = on_problem
+        self.on_view = on_view
+        self.view_bytes = 0  # what the view events weighed, as sent
         self.opened = asyncio.Event()
         self.task: asyncio.Task | None = None
         self.writer: asyncio.StreamWriter | None = None
@@ -417,7 +421,7 @@ class EventStream:
             hdrs = {"Host": f"{HOST}:{self.phone.port}", "Accept": "text/event-stream",
                     "Cache-Control": "no-cache", "Accept-Encoding": "gzip, deflate"}
             hdrs.update(self.phone.cookie_header())
-            path = f"/t/{self.code}/events?v={self.version}"
+            path = f"/t/{self.code}/events?v={self.version}" + ("&views=1" if self.on_view else "")
             self.writer.write((f"GET {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in hdrs.items())
                                + "\r\n").encode())
             await self.writer.drain()
@@ -461,7 +465,10 @@ class EventStream:
                 data.append(value)
             elif name == "retry":
                 self.opened.set()
-        if event == "update" and data:
+        if event == "view" and self.on_view is not None:
+            self.view_bytes += len(message.encode()) + 2
+            self.on_view(self, "\n".join(data).encode(), arrived)
+        elif event == "update" and data:
             version = int(data[-1])
             if version > self.version:
                 self.version = version

@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import socket
 import threading
 import time
@@ -41,7 +42,7 @@ class Channel:
     """The streams of one table in this process, and the latest version and seat stamp
     known here (the seat stamp moves when a seat is taken or freed)."""
 
-    __slots__ = ("code", "version", "seats", "streams", "changed")
+    __slots__ = ("code", "version", "seats", "streams", "changed", "answered")
 
     def __init__(self, code: str, version: int | None):
         self.code = code
@@ -49,6 +50,8 @@ class Channel:
         self.seats = 0
         self.streams = 0
         self.changed = threading.Condition()
+        # phone -> the version its own tap's answer already showed it (see Hub.answered)
+        self.answered: dict[str, int] = {}
 
     def publish(self, version: int, seats: int = 0) -> None:
         with self.changed:
@@ -107,6 +110,13 @@ class Hub:
             channel.streams -= 1
             if channel.streams <= 0 and self._channels.get(channel.code) is channel:
                 del self._channels[channel.code]
+
+    def answered(self, code: str, phone: str, version: int) -> None:
+        """A phone's own tap was answered with the view at `version`: its stream here need
+        not render that version for it again (a stream in another process still does)."""
+        channel = self._channels.get(code)
+        if channel is not None:
+            channel.answered[phone] = version
 
     def notify(self, code: str) -> None:
         """A write in this process just committed: wake the table's streams here at once."""
@@ -197,9 +207,15 @@ class Hub:
 
 
 def event_stream(hub: Hub, code: str, known_version: int | None, *,
-                 keepalive: float, max_seconds: float, known_seats: int | None = None):
+                 keepalive: float, max_seconds: float, known_seats: int | None = None,
+                 render=None, phone: str | None = None):
     """Yield SSE text: an `update` event carrying the version whenever it changes, and a
     `seats` event carrying the seat stamp whenever a seat is taken or freed.
+
+    With `render` (a phone that asked for views), each change is preceded by a `view`
+    event carrying the phone's view as it would fetch it (`render()` gives that HTML, or
+    None), so the phone need not ask for it; the `update` after it then finds the phone
+    up to date. Not for a version this phone's own tap was already answered with.
 
     A comment every `keepalive` seconds makes a socket whose phone is gone fail soon, and
     the stream ends after about `max_seconds` (spread a little, so phones that connected
@@ -218,6 +234,11 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
         if known_seats is None:
             known_seats = seats  # a phone that did not say has the seats it was shown
         while True:
+            if render is not None and (version != known_version or seats != known_seats) \
+                    and not (seats == known_seats and channel.answered.get(phone) == version):
+                html = render()
+                if html is not None:
+                    yield view_event(html)
             if version != known_version:
                 known_version = version
                 last_sent = time.monotonic()
@@ -236,6 +257,15 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
                                                min(ends, last_sent + keepalive) - now)
     finally:
         hub.unsubscribe(channel)
+
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def view_event(html: str) -> str:
+    """An SSE `view` event: every line of the HTML on a `data:` line of its own (the
+    browser joins them with newlines again)."""
+    return "event: view\n" + "".join(f"data: {line}\n" for line in _LINE_BREAK.split(html)) + "\n"
 
 
 def notice_dead_peer(environ: dict, keepalive: float) -> None:

@@ -340,6 +340,8 @@ document.addEventListener("input", function (event) {
     }
     takeTyped();
   });
+  // A view pushed by the stream is swapped without htmx:beforeSwap: keep what was typed too.
+  document.addEventListener("forest:beforePush", takeTyped);
   document.addEventListener("htmx:afterSwap", function () { typedBefore = null; });
 
   // The More sheet closes at a tap outside it, as a sheet does.
@@ -426,6 +428,31 @@ document.addEventListener("input", function (event) {
     if (seats) missedSeats = Math.max(missedSeats, pushed);
     else missedVersion = Math.max(missedVersion, pushed);
   });
+
+  // A view pushed by the stream is swapped in only when it is newer than the one shown,
+  // and not while this phone's own action is on its way (its update is caught up with
+  // afterwards, as above).
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var message = event.detail;
+    if (!message || message.type !== "view") return;
+    var html = message.data || "";
+    var version = pushedNumber(html, "version");
+    var seats = pushedNumber(html, "seats");
+    var newer = version > shownVersion() || (version === shownVersion() && seats > shownSeats());
+    if (!newer || sendingCount) {
+      event.preventDefault();
+      if (newer) {
+        missedVersion = Math.max(missedVersion, version);
+        missedSeats = Math.max(missedSeats, seats);
+      }
+      return;
+    }
+    document.dispatchEvent(new CustomEvent("forest:beforePush"));
+  });
+  function pushedNumber(html, name) {
+    var found = new RegExp('data-' + name + '="(\\d+)"').exec(html);
+    return found ? parseInt(found[1], 10) : 0;
+  }
 
   // An answer older than the view on screen (a refresh overtaken by a tap's answer) is
   // not swapped in: the screen never steps back.

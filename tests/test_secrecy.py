@@ -83,6 +83,7 @@ def get_urls(app, code, n_seats):
                 variants += [(f"{url}?seat={seat}", {}) for seat in range(n_seats)]
             elif rule.endpoint == "pages.events":
                 variants.append((f"{url}?v=0", {}))
+                variants.append((f"{url}?v=0&views=1", {}))  # the views a page's stream pushes
             for u, headers in variants:
                 yield rule, u, headers
 

@@ -464,7 +464,8 @@ class TwinTables(RuleBasedStateMachine):
                 FIGURES["routes"].add(rule_.rule)
                 FIGURES["reads"] += 2
                 if rule_.endpoint == "pages.events":
-                    got = [read_stream(t.phone(name), url + "?v=0") for t in self.twins]
+                    # As a page's stream asks: with the views pushed to this phone.
+                    got = [read_stream(t.phone(name), url + "?v=0&views=1") for t in self.twins]
                 else:
                     got = [answer(t.phone(name).get(url, headers=headers)) for t in self.twins]
                 self.compare(f"{url} {headers} read by {name}", *got)

@@ -267,6 +267,8 @@ def act(code):
                                       form.get("version"), form.get("rid"))
     except tables.TableError as exc:
         return _respond_to_refusal(code, exc)
+    if request.htmx:  # the answer carries the new view: this phone's stream need not
+        live_hub().answered(table.code, _phone_key(table.code), outcome.version)
     live_hub().notify(code)
     passed_to = _int_arg(form.get("as"))
     spec = get_game(table.game).ACTIONS.get(form.get("action"))
@@ -285,6 +287,8 @@ def undo(code):
         outcome = tables.undo(get_db(), code, held, request.form.get("version"), request.form.get("rid"))
     except tables.TableError as exc:
         return _respond_to_refusal(code, exc)
+    if request.htmx:
+        live_hub().answered(table.code, _phone_key(table.code), outcome.version)
     live_hub().notify(code)
     return _respond_after_write(code, " ".join(outcome.events) or None, kind="info")
 
@@ -295,15 +299,51 @@ def events(code):
     cfg = current_app.config
     # Not wrapped in the request context: the request ends here and gives its database
     # connection back, so an open stream holds only its socket and a place on the hub.
+    render = _view_pusher(table.code) if request.args.get("views") == "1" else None
     stream = live.event_stream(live_hub(), table.code, _int_arg(request.args.get("v")),
                                keepalive=cfg["STREAM_KEEPALIVE_SECONDS"],
                                max_seconds=cfg["STREAM_MAX_SECONDS"],
-                               known_seats=_int_arg(request.args.get("s")))
+                               known_seats=_int_arg(request.args.get("s")),
+                               render=render, phone=_phone_key(table.code))
     live.notice_dead_peer(request.environ, cfg["STREAM_KEEPALIVE_SECONDS"])
     response = Response(stream, mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+# What a pushed view is rendered with: the phone's own request, as for a fetch of its view.
+_PUSH_ENVIRON_KEYS = ("SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL", "SCRIPT_NAME", "HTTP_HOST",
+                      "HTTP_COOKIE", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
+                      "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX",
+                      "REMOTE_ADDR", "wsgi.url_scheme")
+
+
+def _view_pusher(code: str):
+    """The view this stream's phone would fetch, rendered for its `view` events.
+
+    It is rendered from the phone's own cookie, exactly as `GET /t/<code>/view` would be
+    for it, so a stream never carries what its phone could not fetch; seats are checked
+    afresh at every render (a freed seat stops showing its secrets at once)."""
+    app = current_app._get_current_object()
+    environ = {key: request.environ[key] for key in _PUSH_ENVIRON_KEYS if key in request.environ}
+    environ.update({"REQUEST_METHOD": "GET", "PATH_INFO": url_for("pages.table_view", code=code),
+                    "QUERY_STRING": "", "HTTP_HX_REQUEST": "true", "wsgi.input": io.BytesIO(),
+                    "wsgi.errors": request.environ.get("wsgi.errors")})
+
+    def render():
+        try:
+            with app.request_context(dict(environ)):
+                return render_view(code).get_data(as_text=True)
+        except Exception:  # the phone fetches its view after the update instead
+            app.logger.exception("rendering a pushed view of table %s failed", code)
+            return None
+    return render
+
+
+def _phone_key(code: str) -> str:
+    """Names this phone's stream for `Hub.answered`: its seat tokens at the table."""
+    return "|".join(sorted(phone.tokens(code)))
 
 
 @bp.get("/t/<code>/qr.svg")

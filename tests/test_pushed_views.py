@@ -1,0 +1,136 @@
+"""A table page's stream pushes the phone's own view with every change, so the phone
+shows it with no fetch: what it pushes is what that phone would fetch, never more."""
+
+import re
+
+from companion import live
+from companion.web.limits import limiter
+
+from .helpers import act, create_tiny, take, version_of
+from .test_secrecy import normalise
+from .test_serving import StreamReader, make_app
+
+HX = {"HX-Request": "true"}
+
+
+def views_in(text):
+    """The HTML of every `view` event in the stream text, in order."""
+    found = []
+    for block in text.split("\n\n"):
+        lines = block.split("\n")
+        if lines and lines[0] == "event: view":
+            found.append("\n".join(line[len("data: "):] for line in lines[1:]))
+    return found
+
+
+def fetched_view(client, code):
+    resp = client.get(f"/t/{code}/view", headers=HX)
+    assert resp.status_code == 200
+    return resp.get_data(as_text=True)
+
+
+def seat_stamp(client, code):
+    return int(re.search(r'data-seats="(\d+)"', fetched_view(client, code)).group(1))
+
+
+def table_of_two(tmp_path):
+    app = make_app(tmp_path / "db.sqlite")
+    limiter.reset()
+    host, ben = app.test_client(), app.test_client()
+    code = create_tiny(host)
+    take(host, code, 0)
+    take(ben, code, 1)
+    return app, host, ben, code
+
+
+def open_stream(client, code, *, views=True):
+    query = f"v={version_of(client, code)}&s={seat_stamp(client, code)}" + ("&views=1" if views else "")
+    stream = StreamReader(client.get(f"/t/{code}/events?{query}"))
+    stream.until(r"retry: \d+")
+    return stream
+
+
+def tap(client, code, version, amount=1):
+    """The htmx form post a tap on the page makes."""
+    return client.post(f"/t/{code}/act", headers=HX, data={
+        "action": "add", "amount": str(amount), "version": str(version), "rid": f"tap-{version}"})
+
+
+def test_another_phones_move_pushes_the_view_this_phone_would_fetch(tmp_path):
+    app, host, ben, code = table_of_two(tmp_path)
+    stream = open_stream(ben, code)
+    try:
+        assert act(host, code, "add", {"amount": 3}).status_code == 200
+        text = stream.until(r"event: update\ndata: 1\n\n")
+        pushed = views_in(text)
+        assert len(pushed) == 1
+        # The view comes before the update, so the update finds the phone up to date.
+        assert text.index("event: view") < text.index("event: update")
+        assert 'data-version="1"' in pushed[0]
+        assert normalise(pushed[0]) == normalise(fetched_view(ben, code))
+    finally:
+        stream.close()
+
+
+def test_a_stream_that_did_not_ask_carries_versions_only(tmp_path):
+    app, host, ben, code = table_of_two(tmp_path)
+    stream = open_stream(ben, code, views=False)
+    try:
+        assert act(host, code, "add", {"amount": 1}).status_code == 200
+        text = stream.until(r"event: update\ndata: 1\n\n")
+        assert "event: view" not in text
+    finally:
+        stream.close()
+
+
+def test_the_phone_whose_tap_was_answered_is_not_sent_that_view_again(tmp_path):
+    app, host, ben, code = table_of_two(tmp_path)
+    stream = open_stream(host, code)
+    try:
+        answer = tap(host, code, 0)
+        assert answer.status_code == 200 and 'data-version="1"' in answer.get_data(as_text=True)
+        text = stream.until(r"event: update\ndata: 1\n\n")
+        assert views_in(text) == []  # its own answer showed version 1 already
+        # Another phone's move is pushed as usual.
+        assert act(ben, code, "add", {"amount": 2}).status_code == 200
+        text = stream.until(r"event: update\ndata: 2\n\n")
+        assert ['data-version="2"' in html for html in views_in(text)] == [True]
+    finally:
+        stream.close()
+
+
+def test_a_phone_behind_at_connect_gets_the_current_view_at_once(tmp_path):
+    app, host, ben, code = table_of_two(tmp_path)
+    for _ in range(2):
+        assert act(host, code, "add", {"amount": 1}).status_code == 200
+    stream = StreamReader(ben.get(f"/t/{code}/events?v=0&s={seat_stamp(ben, code)}&views=1"))
+    try:
+        text = stream.until(r"event: update\ndata: 2\n\n")
+        assert [normalise(html) for html in views_in(text)] == [normalise(fetched_view(ben, code))]
+    finally:
+        stream.close()
+
+
+def test_a_freed_seat_is_no_longer_shown_as_this_phones_on_its_stream(tmp_path):
+    app, host, ben, code = table_of_two(tmp_path)
+    stream = open_stream(ben, code)
+    try:
+        before = fetched_view(ben, code)
+        assert "(this phone)" in before and "You are watching" not in before
+        resp = host.delete(f"/api/tables/{code}/seats/1", headers={"Origin": "http://localhost"})
+        assert resp.status_code == 200
+        text = stream.until(r"event: seats\ndata: \d+\n\n")
+        pushed = views_in(text)
+        assert len(pushed) == 1
+        assert "You are watching" in pushed[0] and "(this phone)" not in pushed[0]
+        assert normalise(pushed[0]) == normalise(fetched_view(ben, code))
+    finally:
+        stream.close()
+
+
+def test_every_line_break_of_a_view_goes_on_a_data_line_of_its_own():
+    event = live.view_event("<p>a</p>\r\n<p>b</p>\r<p>c</p>\n<p>d</p>")
+    assert event == ("event: view\ndata: <p>a</p>\ndata: <p>b</p>\ndata: <p>c</p>\n"
+                     "data: <p>d</p>\n\n")
+    # Nothing in the event ends it early: a blank line ends an SSE event.
+    assert "\n\n" not in event[:-2]

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlencode
@@ -388,7 +389,7 @@ class EventStream:
         self.on_update = on_update
         self.on_problem = on_problem
         self.on_view = on_view
-        self.view_bytes = 0  # what the view events weighed, as sent
+        self.wire_bytes = 0  # what the stream weighed as sent (its body, compressed or not)
         self.opened = asyncio.Event()
         self.task: asyncio.Task | None = None
         self.writer: asyncio.StreamWriter | None = None
@@ -428,8 +429,11 @@ class EventStream:
             status, headers, _cookies, _wire = await asyncio.wait_for(_read_head(reader), STEP_TIMEOUT)
             if status != 200:
                 raise BenchError(f"event stream answered {status}")
-            if headers.get("content-encoding"):
-                raise BenchError(f"event stream came compressed ({headers['content-encoding']})")
+            coding = headers.get("content-encoding")
+            if coding and (coding != "gzip" or self.on_view is None):
+                raise BenchError(f"event stream came compressed ({coding})")
+            # A stream of pushed views comes gzipped, each event flushed: decoded as it comes.
+            gunzip = zlib.decompressobj(16 + zlib.MAX_WBITS) if coding else None
             chunked = "chunked" in headers.get("transfer-encoding", "").lower()
             buffer = b""
             while not self.stopping:
@@ -443,7 +447,8 @@ class EventStream:
                     if not data:
                         return
                 arrived = time.perf_counter()
-                buffer += data
+                self.wire_bytes += len(data)
+                buffer += gunzip.decompress(data) if gunzip else data
                 while b"\n\n" in buffer:
                     message, buffer = buffer.split(b"\n\n", 1)
                     self._dispatch(message.decode(), arrived)
@@ -466,7 +471,6 @@ class EventStream:
             elif name == "retry":
                 self.opened.set()
         if event == "view" and self.on_view is not None:
-            self.view_bytes += len(message.encode()) + 2
             self.on_view(self, "\n".join(data).encode(), arrived)
         elif event == "update" and data:
             version = int(data[-1])

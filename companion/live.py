@@ -21,7 +21,6 @@ from __future__ import annotations
 import logging
 import os
 import random
-import re
 import socket
 import threading
 import time
@@ -234,19 +233,22 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
         if known_seats is None:
             known_seats = seats  # a phone that did not say has the seats it was shown
         while True:
+            # What changed goes out in one write: the view first, then its update.
+            out = []
             if render is not None and (version != known_version or seats != known_seats) \
                     and not (seats == known_seats and channel.answered.get(phone) == version):
                 html = render()
                 if html is not None:
-                    yield view_event(html)
+                    out.append(view_event(html))
             if version != known_version:
                 known_version = version
-                last_sent = time.monotonic()
-                yield f"event: update\ndata: {version}\n\n"
+                out.append(f"event: update\ndata: {version}\n\n")
             if seats != known_seats:
                 known_seats = seats
+                out.append(f"event: seats\ndata: {seats}\n\n")
+            if out:
                 last_sent = time.monotonic()
-                yield f"event: seats\ndata: {seats}\n\n"
+                yield "".join(out)
             now = time.monotonic()
             if now >= ends:
                 return
@@ -259,13 +261,12 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
         hub.unsubscribe(channel)
 
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
 def view_event(html: str) -> str:
     """An SSE `view` event: every line of the HTML on a `data:` line of its own (the
-    browser joins them with newlines again)."""
-    return "event: view\n" + "".join(f"data: {line}\n" for line in _LINE_BREAK.split(html)) + "\n"
+    browser joins them with newlines again). Any line break ends a line in SSE."""
+    if "\r" in html:
+        html = html.replace("\r\n", "\n").replace("\r", "\n")
+    return "event: view\ndata: " + html.replace("\n", "\ndata: ") + "\n\n"
 
 
 def notice_dead_peer(environ: dict, keepalive: float) -> None:

@@ -1,7 +1,9 @@
 """A table page's stream pushes the phone's own view with every change, so the phone
 shows it with no fetch: what it pushes is what that phone would fetch, never more."""
 
+import gzip
 import re
+import zlib
 
 from companion import live
 from companion.web.limits import limiter
@@ -134,3 +136,35 @@ def test_every_line_break_of_a_view_goes_on_a_data_line_of_its_own():
                      "data: <p>d</p>\n\n")
     # Nothing in the event ends it early: a blank line ends an SSE event.
     assert "\n\n" not in event[:-2]
+
+
+def test_pushed_views_go_gzipped_each_event_flushed_and_the_stream_ends_whole(tmp_path):
+    app = make_app(tmp_path / "db.sqlite", STREAM_MAX_SECONDS=0.5)
+    limiter.reset()
+    host, ben = app.test_client(), app.test_client()
+    code = create_tiny(host)
+    take(host, code, 0)
+    take(ben, code, 1)
+    resp = ben.get(f"/t/{code}/events?v=0&views=1", headers={"Accept-Encoding": "gzip, deflate"})
+    assert resp.headers["Content-Encoding"] == "gzip"
+    assert act(host, code, "add", {"amount": 2}).status_code == 200
+    chunks = [c if isinstance(c, bytes) else c.encode() for c in resp.response]  # ends by itself
+    resp.close()
+    # Each event can be read as soon as it arrives: nothing waits in a compressor.
+    reader = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    assert reader.decompress(chunks[0] + chunks[1]) == b"retry: 1500\n\n"
+    # The whole is one valid gzip stream (its checksum and length check out).
+    text = gzip.decompress(b"".join(chunks)).decode()
+    assert "event: update\ndata: 1\n\n" in text and text.endswith("\n\n")
+    pushed = views_in(text)
+    assert len(pushed) == 1 and normalise(pushed[0]) == normalise(fetched_view(ben, code))
+
+
+def test_a_stream_is_compressed_only_for_a_phone_that_takes_gzip_and_views(tmp_path):
+    app, host, ben, code = table_of_two(tmp_path)
+    for query, accept in (("v=0&views=1", "identity"), ("v=0", "gzip")):
+        resp = ben.get(f"/t/{code}/events?{query}", headers={"Accept-Encoding": accept})
+        assert "Content-Encoding" not in resp.headers
+        first = next(iter(resp.response))
+        assert (first if isinstance(first, str) else first.decode()).startswith("retry: ")
+        resp.close()

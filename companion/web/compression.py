@@ -1,13 +1,52 @@
-"""Pages, view fragments and JSON go out compressed (Flask-Compress); event streams never.
+"""Pages, view fragments and JSON go out compressed (Flask-Compress), and so do the views
+an event stream pushes (`gzip_events`).
 
 A table page is mostly markup that repeats, so it shrinks to a fraction; that matters on
-a crowded Wi-Fi. Static files are compressed once in `assets`. A server-sent-event
-stream must reach the phone event by event, so no streamed response is compressed.
+a crowded Wi-Fi. Static files are compressed once in `assets`. Flask-Compress would hold
+a streamed response back, so it compresses none (COMPRESS_STREAMS off); a stream that
+pushes views compresses each event itself, and flushes it at once.
 """
 
 from __future__ import annotations
 
+import struct
+import zlib
+
 from flask_compress import Compress
+
+GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, no time, unknown OS
+EVENT_LEVEL = 3        # on a pushed view as good as 6 within a tenth, at under half the CPU
+STORED_BELOW = 256     # a keepalive or an update this short is sent as it is
+
+
+def _stored_block(data: bytes) -> bytes:
+    # A deflate block left uncompressed; every event ends byte-aligned, so it starts on a byte.
+    return b"\x00" + struct.pack("<HH", len(data), len(data) ^ 0xFFFF) + data
+
+
+def gzip_events(chunks):
+    """One gzip stream from an event stream's text chunks, each flushed as it comes.
+
+    Each chunk is compressed on its own (a fresh compressor, then a sync flush), so an open
+    stream keeps no compressor (a quarter megabyte each) between events: it costs only a
+    running checksum and length. The gzip trailer closes a stream that ends by itself."""
+    crc, size = 0, 0
+    try:
+        yield GZIP_HEADER
+        for chunk in chunks:
+            data = chunk.encode() if isinstance(chunk, str) else chunk
+            crc, size = zlib.crc32(data, crc), size + len(data)
+            if len(data) < STORED_BELOW:
+                yield b"".join(_stored_block(data[i:i + 0xFFFF]) for i in range(0, len(data), 0xFFFF))
+            else:
+                deflate = zlib.compressobj(EVENT_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+                yield deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
+        # The last block, empty, then the checksum and length of everything sent.
+        yield b"\x01\x00\x00\xff\xff" + struct.pack("<II", crc, size & 0xFFFFFFFF)
+    finally:
+        close = getattr(chunks, "close", None)
+        if close is not None:
+            close()
 
 SETTINGS = {
     "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript", "application/javascript",

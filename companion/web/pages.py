@@ -9,13 +9,14 @@ import time
 import qrcode
 import qrcode.image.svg
 from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages,
-                   redirect, render_template, request, url_for)
+                   redirect, render_template, request, session, url_for)
+from flask.ctx import RequestContext
 from jinja2_fragments.flask import render_block
 
 from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
-from . import forms, phone
+from . import compression, forms, phone
 
 bp = Blueprint("pages", __name__)
 # table/_macros.html hands these out as ui.form, ui.button and ui.stepper.
@@ -306,7 +307,13 @@ def events(code):
                                known_seats=_int_arg(request.args.get("s")),
                                render=render, phone=_phone_key(table.code))
     live.notice_dead_peer(request.environ, cfg["STREAM_KEEPALIVE_SECONDS"])
-    response = Response(stream, mimetype="text/event-stream")
+    # Pushed views are most of what a stream carries: they go compressed when the phone can.
+    compressed = render is not None and request.accept_encodings["gzip"] > 0
+    response = Response(compression.gzip_events(stream) if compressed else stream,
+                        mimetype="text/event-stream")
+    if compressed:
+        response.headers["Content-Encoding"] = "gzip"
+    response.headers["Vary"] = "Accept-Encoding"
     response.headers["Cache-Control"] = "no-store"
     response.headers["X-Accel-Buffering"] = "no"
     return response
@@ -330,10 +337,13 @@ def _view_pusher(code: str):
     environ.update({"REQUEST_METHOD": "GET", "PATH_INFO": url_for("pages.table_view", code=code),
                     "QUERY_STRING": "", "HTTP_HX_REQUEST": "true", "wsgi.input": io.BytesIO(),
                     "wsgi.errors": request.environ.get("wsgi.errors")})
+    # The cookie is checked once, here; each render gets its own copy of what it holds.
+    cookie = dict(session)
+    session_class = app.session_interface.session_class
 
     def render():
         try:
-            with app.request_context(dict(environ)):
+            with RequestContext(app, dict(environ), session=session_class(cookie)):
                 return render_view(code).get_data(as_text=True)
         except Exception:  # the phone fetches its view after the update instead
             app.logger.exception("rendering a pushed view of table %s failed", code)

@@ -24,6 +24,13 @@ def _stored_block(data: bytes) -> bytes:
     return b"\x00" + struct.pack("<HH", len(data), len(data) ^ 0xFFFF) + data
 
 
+def _deflated(data: bytes) -> bytes:
+    """`data` as deflate blocks ending byte-aligned, by a compressor freed on return: one
+    kept in the stream's frame between events would hold its quarter megabyte."""
+    deflate = zlib.compressobj(EVENT_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
+
+
 def gzip_events(chunks):
     """One gzip stream from an event stream's text chunks, each flushed as it comes.
 
@@ -39,8 +46,7 @@ def gzip_events(chunks):
             if len(data) < STORED_BELOW:
                 yield b"".join(_stored_block(data[i:i + 0xFFFF]) for i in range(0, len(data), 0xFFFF))
             else:
-                deflate = zlib.compressobj(EVENT_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-                yield deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
+                yield _deflated(data)
         # The last block, empty, then the checksum and length of everything sent.
         yield b"\x01\x00\x00\xff\xff" + struct.pack("<II", crc, size & 0xFFFFFFFF)
     finally:

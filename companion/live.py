@@ -237,9 +237,7 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
             out = []
             if render is not None and (version != known_version or seats != known_seats) \
                     and not (seats == known_seats and channel.answered.get(phone) == version):
-                html = render()
-                if html is not None:
-                    out.append(view_event(html))
+                out.append(view_event(render()))
             if version != known_version:
                 known_version = version
                 out.append(f"event: update\ndata: {version}\n\n")
@@ -248,7 +246,9 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
                 out.append(f"event: seats\ndata: {seats}\n\n")
             if out:
                 last_sent = time.monotonic()
-                yield "".join(out)
+                # Handed on whole: while the stream waits for the next change, its frame
+                # keeps nothing of what it sent (2,500 streams would keep megabytes).
+                yield _handed_on(out)
             now = time.monotonic()
             if now >= ends:
                 return
@@ -261,9 +261,18 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
         hub.unsubscribe(channel)
 
 
-def view_event(html: str) -> str:
+def _handed_on(parts: list) -> str:
+    text = "".join(parts)
+    parts.clear()
+    return text
+
+
+def view_event(html: str | None) -> str:
     """An SSE `view` event: every line of the HTML on a `data:` line of its own (the
-    browser joins them with newlines again). Any line break ends a line in SSE."""
+    browser joins them with newlines again). Any line break ends a line in SSE. No HTML
+    (the render failed): nothing, and the update that follows makes the phone fetch."""
+    if html is None:
+        return ""
     if "\r" in html:
         html = html.replace("\r\n", "\n").replace("\r", "\n")
     return "event: view\ndata: " + html.replace("\n", "\ndata: ") + "\n\n"

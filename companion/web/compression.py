@@ -31,6 +31,13 @@ def _deflated(data: bytes) -> bytes:
     return deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
 
 
+def _gzip_block(chunk, crc: int, size: int) -> tuple[bytes, int, int]:
+    """(the chunk as deflate blocks, the running checksum and length with it)."""
+    data = chunk.encode() if isinstance(chunk, str) else chunk
+    crc, size = zlib.crc32(data, crc), size + len(data)
+    return (_stored_block(data) if len(data) < STORED_BELOW else _deflated(data)), crc, size
+
+
 def gzip_events(chunks):
     """One gzip stream from an event stream's text chunks, each flushed as it comes.
 
@@ -41,12 +48,9 @@ def gzip_events(chunks):
     try:
         yield GZIP_HEADER
         for chunk in chunks:
-            data = chunk.encode() if isinstance(chunk, str) else chunk
-            crc, size = zlib.crc32(data, crc), size + len(data)
-            if len(data) < STORED_BELOW:
-                yield b"".join(_stored_block(data[i:i + 0xFFFF]) for i in range(0, len(data), 0xFFFF))
-            else:
-                yield _deflated(data)
+            block, crc, size = _gzip_block(chunk, crc, size)
+            del chunk  # while the stream waits for its next event, it keeps only `block`
+            yield block
         # The last block, empty, then the checksum and length of everything sent.
         yield b"\x01\x00\x00\xff\xff" + struct.pack("<II", crc, size & 0xFFFFFFFF)
     finally:

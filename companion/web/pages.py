@@ -9,7 +9,7 @@ import time
 import qrcode
 import qrcode.image.svg
 from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages,
-                   redirect, render_template, request, session, url_for)
+                   redirect, render_template, request, url_for)
 from flask.ctx import RequestContext
 from jinja2_fragments.flask import render_block
 
@@ -319,10 +319,9 @@ def events(code):
     return response
 
 
-# What a pushed view is rendered with: the phone's own request, as for a fetch of its view.
+# What a pushed view is rendered with, of the stream's own request (ProxyFix, when on, has
+# already put the phone's real scheme, host and address there).
 _PUSH_ENVIRON_KEYS = ("SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL", "SCRIPT_NAME", "HTTP_HOST",
-                      "HTTP_COOKIE", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_HOST",
-                      "HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX",
                       "REMOTE_ADDR", "wsgi.url_scheme")
 
 
@@ -331,19 +330,21 @@ def _view_pusher(code: str):
 
     It is rendered from the phone's own cookie, exactly as `GET /t/<code>/view` would be
     for it, so a stream never carries what its phone could not fetch; seats are checked
-    afresh at every render (a freed seat stops showing its secrets at once)."""
+    afresh at every render (a freed seat stops showing its secrets at once). An open
+    stream keeps only this table's part of the cookie and a few request values."""
     app = current_app._get_current_object()
-    environ = {key: request.environ[key] for key in _PUSH_ENVIRON_KEYS if key in request.environ}
-    environ.update({"REQUEST_METHOD": "GET", "PATH_INFO": url_for("pages.table_view", code=code),
-                    "QUERY_STRING": "", "HTTP_HX_REQUEST": "true", "wsgi.input": io.BytesIO(),
-                    "wsgi.errors": request.environ.get("wsgi.errors")})
-    # The cookie is checked once, here; each render gets its own copy of what it holds.
-    cookie = dict(session)
-    session_class = app.session_interface.session_class
+    values = tuple(request.environ.get(key) for key in _PUSH_ENVIRON_KEYS)
+    path = url_for("pages.table_view", code=code)
+    tokens, host = tuple(phone.tokens(code)), phone.host_token(code)
 
     def render():
+        environ = {key: value for key, value in zip(_PUSH_ENVIRON_KEYS, values) if value is not None}
+        environ.update(REQUEST_METHOD="GET", PATH_INFO=path, QUERY_STRING="", HTTP_HX_REQUEST="true")
+        environ["wsgi.input"] = io.BytesIO()
+        cookie = app.session_interface.session_class(
+            {"seats": {code: list(tokens)}, **({"host": {code: host}} if host else {})})
         try:
-            with RequestContext(app, dict(environ), session=session_class(cookie)):
+            with RequestContext(app, environ, session=cookie):
                 return render_view(code).get_data(as_text=True)
         except Exception:  # the phone fetches its view after the update instead
             app.logger.exception("rendering a pushed view of table %s failed", code)

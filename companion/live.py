@@ -110,11 +110,11 @@ class Hub:
             if channel.streams <= 0 and self._channels.get(channel.code) is channel:
                 del self._channels[channel.code]
 
-    def answered(self, code: str, phone: str, version: int) -> None:
+    def answered(self, code: str, phone: str | None, version: int) -> None:
         """A phone's own tap was answered with the view at `version`: its stream here need
         not render that version for it again (a stream in another process still does)."""
         channel = self._channels.get(code)
-        if channel is not None:
+        if channel is not None and phone is not None:
             channel.answered[phone] = version
 
     def notify(self, code: str) -> None:
@@ -236,7 +236,8 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
             # What changed goes out in one write: the view first, then its update.
             out = []
             if render is not None and (version != known_version or seats != known_seats) \
-                    and not (seats == known_seats and channel.answered.get(phone) == version):
+                    and not (phone is not None and seats == known_seats
+                             and channel.answered.get(phone) == version):
                 out.append(view_event(render()))
             if version != known_version:
                 known_version = version

@@ -352,9 +352,10 @@ def _view_pusher(code: str):
     return render
 
 
-def _phone_key(code: str) -> str:
-    """Names this phone's stream for `Hub.answered`: its seat tokens at the table."""
-    return "|".join(sorted(phone.tokens(code)))
+def _phone_key(code: str) -> str | None:
+    """Names this phone's stream for `Hub.answered`: its seat tokens at the table (None
+    for a phone with none: phones watching are not told apart)."""
+    return "|".join(sorted(phone.tokens(code))) or None
 
 
 @bp.get("/t/<code>/qr.svg")

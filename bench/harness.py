@@ -390,6 +390,7 @@ class EventStream:
         self.on_problem = on_problem
         self.on_view = on_view
         self.wire_bytes = 0  # what the stream weighed as sent (its body, compressed or not)
+        self.last_read_bytes = 0  # the read (one chunk, one server write) of the last event
         self.opened = asyncio.Event()
         self.task: asyncio.Task | None = None
         self.writer: asyncio.StreamWriter | None = None
@@ -448,6 +449,7 @@ class EventStream:
                         return
                 arrived = time.perf_counter()
                 self.wire_bytes += len(data)
+                self.last_read_bytes = len(data)
                 buffer += gunzip.decompress(data) if gunzip else data
                 while b"\n\n" in buffer:
                     message, buffer = buffer.split(b"\n\n", 1)

@@ -143,12 +143,11 @@ async def measure_game(port: int, game: str, players: list, options: dict, moves
             if reply.status != 200:
                 weight.refused.append((label, f"{reply.status}: {json.loads(reply.body).get('error')}"))
                 continue
-            before = stream.wire_bytes
             version = json.loads(reply.body)["version"]
             got = await asyncio.wait_for(arrived.get(), deadline.step())
             if isinstance(got, Exception):
                 raise BenchError(f"stream: {got!r}")
-            pushed = stream.wire_bytes - before  # the view and its update, one chunk
+            pushed = stream.last_read_bytes  # the view and its update: one write, one chunk
             pushed += len(f"{pushed:x}\r\n".encode()) + 2  # as one HTTP chunk
             raw, gz, head = await fetch_both(phones[0], f"/t/{code}/view", HX)
             weight.updates.append((label, pushed, raw, gz, head))

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from .browser import browser, live_server, phones, shot  # noqa: F401  (fixtures)
+from .browser import Watch, browser, live_server, phones, shot  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -72,3 +72,32 @@ def test_stream_drop_is_followed_by_a_full_resync(live_server, phones):
     ben.context.set_offline(False)
     # Coming back: the stream reconnects and the whole view is fetched again.
     expect(ben.locator(".forest h2")).to_have_text("Forest: 1 of 9 revealed", timeout=10000)
+
+
+def test_another_phones_move_arrives_as_a_pushed_view_with_no_fetch(live_server, phones):
+    ana, ben = phones(2)
+    code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
+    ana.get_by_role("button", name="I am Ana").click()
+    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
+    join(ben, live_server, code, "Ben")
+    watch = Watch(ben)
+    fetches = []
+    ben.on("request", lambda r: f"/t/{code}/view" in r.url and fetches.append(r.url))
+    # Ben has the More sheet and its Last moves open: a pushed view keeps them open.
+    ben.locator("#more > summary").click()
+    ben.locator("#more-moves > summary").click()
+    expect(ben.locator("#more-moves")).to_have_attribute("open", "")
+
+    ana.get_by_role("button", name="3 Flowers, no Witch").click()
+    expect(ben.locator(".forest h2")).to_have_text("Forest: 1 of 9 revealed", timeout=5000)
+    expect(ben.locator("#more-moves .log")).to_contain_text("3")
+    assert fetches == []  # the view came in the stream
+    expect(ben.locator("#more")).to_have_attribute("open", "")
+    expect(ben.locator("#more-moves")).to_have_attribute("open", "")
+    # Ben's own tap still answers with his view, and Ana's phone is pushed it.
+    ben.get_by_role("button", name=re.compile("Stay")).first.click()
+    expect(ben.locator("#view .view")).to_have_attribute("data-version", "2")
+    expect(ana.locator("#view .view")).to_have_attribute("data-version", "2", timeout=5000)
+    expect(ana.get_by_text("Ben has chosen. Waiting for Ana and Cara.")).to_be_visible()
+    shot(ben, "04-pushed-view-with-more-open")
+    watch.assert_clean()

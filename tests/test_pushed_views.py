@@ -35,8 +35,8 @@ def seat_stamp(client, code):
     return int(re.search(r'data-seats="(\d+)"', fetched_view(client, code)).group(1))
 
 
-def table_of_two(tmp_path):
-    app = make_app(tmp_path / "db.sqlite")
+def table_of_two(tmp_path, **config):
+    app = make_app(tmp_path / "db.sqlite", **config)
     limiter.reset()
     host, ben = app.test_client(), app.test_client()
     code = create_tiny(host)
@@ -139,12 +139,7 @@ def test_every_line_break_of_a_view_goes_on_a_data_line_of_its_own():
 
 
 def test_pushed_views_go_gzipped_each_event_flushed_and_the_stream_ends_whole(tmp_path):
-    app = make_app(tmp_path / "db.sqlite", STREAM_MAX_SECONDS=0.5)
-    limiter.reset()
-    host, ben = app.test_client(), app.test_client()
-    code = create_tiny(host)
-    take(host, code, 0)
-    take(ben, code, 1)
+    app, host, ben, code = table_of_two(tmp_path, STREAM_MAX_SECONDS=0.5)
     resp = ben.get(f"/t/{code}/events?v=0&views=1", headers={"Accept-Encoding": "gzip, deflate"})
     assert resp.headers["Content-Encoding"] == "gzip"
     assert act(host, code, "add", {"amount": 2}).status_code == 200

@@ -80,12 +80,43 @@ def tap(page, name, exact=False):
 class Watch:
     """What a page did: its posted actions, console errors and failed requests."""
 
+    # What a document loads by itself (not the app's own requests): the browser drops such a
+    # load when the player leaves the page, which is no failure a player could see.
+    DOCUMENT_LOADS = {"image", "stylesheet", "script", "font", "manifest", "media", "other"}
+
     def __init__(self, page):
-        self.posts, self.errors, self.failed = [], [], []
-        page.on("request", lambda r: r.method == "POST" and self.posts.append(r.url))
+        self.posts, self.errors = [], []
+        self._failed = None        # set by a test that filtered the failures itself
+        self._documents = 0        # main-frame navigations so far
+        self._issued_in = {}       # request -> the navigation count when it was sent
+        self._dropped = []         # (request, failure) of requests the browser gave up on
+        page.on("request", self._sent)
+        page.on("framenavigated", lambda frame: frame == page.main_frame and self._navigated())
         page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         page.on("pageerror", lambda e: self.errors.append(str(e)))
-        page.on("requestfailed", lambda r: self.failed.append(f"{r.method} {r.url} {r.failure}"))
+        page.on("requestfailed", lambda r: self._dropped.append((r, r.failure)))
+
+    def _sent(self, request):
+        self._issued_in[request] = self._documents
+        if request.method == "POST":
+            self.posts.append(request.url)
+
+    def _navigated(self):
+        self._documents += 1
+
+    @property
+    def failed(self):
+        """Failed requests, less a page's own loads cut off because the page was left (judged
+        when read, once every navigation has been seen, whatever order the events came in)."""
+        if self._failed is not None:
+            return self._failed
+        return [f"{r.method} {r.url} {failure}" for r, failure in self._dropped
+                if not (failure == "net::ERR_ABORTED" and r.resource_type in self.DOCUMENT_LOADS
+                        and self._issued_in.get(r, self._documents) < self._documents)]
+
+    @failed.setter
+    def failed(self, kept):
+        self._failed = list(kept)
 
     def assert_clean(self):
         assert self.errors == [], self.errors

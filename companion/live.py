@@ -238,7 +238,11 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
             if render is not None and (version != known_version or seats != known_seats) \
                     and not (phone is not None and seats == known_seats
                              and channel.answered.get(phone) == version):
-                out.append(view_event(render()))
+                event = view_event(render())
+                if isinstance(event, list):
+                    out.extend(event)
+                else:
+                    out.append(event)
             if version != known_version:
                 known_version = version
                 out.append(f"event: update\ndata: {version}\n\n")
@@ -262,21 +266,56 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
         hub.unsubscribe(channel)
 
 
-def _handed_on(parts: list) -> str:
-    text = "".join(parts)
+def _handed_on(parts: list):
+    """What changed, as one chunk: text, or a list of text and shared parts (`Piece`: the
+    same for every phone of the table, whose SSE text and compressed copy are made once)."""
+    if any(not isinstance(part, str) for part in parts):
+        chunk = [part for part in parts if part != ""]
+    else:
+        chunk = "".join(parts)
     parts.clear()
-    return text
+    return chunk
 
 
-def view_event(html: str | None) -> str:
+def chunk_text(chunk) -> str:
+    """A chunk of the stream as the text it sends."""
+    if isinstance(chunk, str):
+        return chunk
+    return "".join(part if isinstance(part, str) else part.sse() for part in chunk)
+
+
+def as_text(stream):
+    """The stream's chunks as text, for a phone that takes it uncompressed; closing this
+    closes the stream (it leaves its table's channel then)."""
+    try:
+        for chunk in stream:
+            yield chunk_text(chunk)
+    finally:
+        stream.close()
+
+
+def view_event(view):
     """An SSE `view` event: every line of the HTML on a `data:` line of its own (the
     browser joins them with newlines again). Any line break ends a line in SSE. No HTML
-    (the render failed): nothing, and the update that follows makes the phone fetch."""
-    if html is None:
+    (the render failed): nothing, and the update that follows makes the phone fetch.
+
+    `view` is the HTML, or a list of HTML and shared parts (a view rendered for a stream):
+    then the event is a list too, each shared part in it as it is."""
+    if view is None:
         return ""
+    if isinstance(view, str):
+        return "event: view\ndata: " + sse_lines(view) + "\n\n"
+    return ["event: view\ndata: ", *(sse_lines(part) if isinstance(part, str) else part
+                                      for part in view), "\n\n"]
+
+
+def sse_lines(html: str) -> str:
+    """HTML for the inside of an SSE event: each line break ends a `data:` line and starts the
+    next one (the browser joins them with newlines again). Any of CR, LF or CRLF ends a
+    line in SSE, so each counts as one line break."""
     if "\r" in html:
         html = html.replace("\r\n", "\n").replace("\r", "\n")
-    return "event: view\ndata: " + html.replace("\n", "\ndata: ") + "\n\n"
+    return html.replace("\n", "\ndata: ")
 
 
 def notice_dead_peer(environ: dict, keepalive: float) -> None:

@@ -59,6 +59,24 @@
     retryTimer = setTimeout(function () { retryTimer = null; resync(); }, 2000);
   });
 
+  // A form from a part every phone shares carries no request id (two phones must never send
+  // the same one): it gets its own when first tapped, and keeps it, so a tap sent again after
+  // a lost answer is known as the same tap. A new view brings the form anew, without one.
+  var ridChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  function freshRid() {
+    var bytes = new Uint8Array(16), out = "";
+    window.crypto.getRandomValues(bytes);
+    for (var i = 0; i < bytes.length; i++) out += ridChars.charAt(bytes[i] & 63);
+    return out;
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
+    var field = form && form.querySelector("input[name=rid]");
+    if (!field || field.value) return;
+    field.value = freshRid();
+    event.detail.parameters.set("rid", field.value);
+  });
+
   // After a swap, buzz briefly when the view asks for it (e.g. a reveal).
   document.addEventListener("htmx:afterSwap", function () {
     var buzz = document.querySelector("#view [data-buzz]");

@@ -101,3 +101,30 @@ def test_another_phones_move_arrives_as_a_pushed_view_with_no_fetch(live_server,
     expect(ana.get_by_text("Ben has chosen. Waiting for Ana and Cara.")).to_be_visible()
     shot(ben, "04-pushed-view-with-more-open")
     watch.assert_clean()
+
+
+def test_a_tap_on_a_form_every_phone_shares_sends_a_request_id_of_this_phone(live_server, phones):
+    """The correction panels are rendered once for every phone and carry no request id: the
+    page gives the tapped form its own, a fresh one on each phone."""
+    ana, ben = phones(2)
+    code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
+    ana.get_by_role("button", name="I am Ana").click()
+    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
+    join(ben, live_server, code, "Ben")
+    sent = {"ana": [], "ben": []}
+    for who, page in (("ana", ana), ("ben", ben)):
+        page.on("request", lambda r, who=who: r.method == "POST" and "/act" in r.url
+                and sent[who].append(re.search(r"(?:^|&)rid=([^&]*)", r.post_data or "").group(1)))
+    watches = [Watch(ana), Watch(ben)]
+    for page, version in ((ana, "1"), (ben, "2")):
+        page.locator("#wf-piles > summary").click()
+        page.get_by_role("button", name="Draw pile minus one").click()
+        expect(page.locator("#view .view")).to_have_attribute("data-version", version)
+        expect(page.locator("#wf-piles")).to_have_attribute("open", "")
+    assert len(sent["ana"]) == len(sent["ben"]) == 1
+    assert sent["ana"][0] and sent["ben"][0] and sent["ana"][0] != sent["ben"][0]
+    # The pushed view brought Ana the form anew, with no id until it is tapped.
+    expect(ana.locator("#view .view")).to_have_attribute("data-version", "2", timeout=5000)
+    assert ana.locator("#wf-piles form input[name=rid]").first.get_attribute("value") == ""
+    for watch in watches:
+        watch.assert_clean()

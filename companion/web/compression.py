@@ -32,7 +32,28 @@ def _deflated(data: bytes) -> bytes:
 
 
 def _gzip_block(chunk, crc: int, size: int) -> tuple[bytes, int, int]:
-    """(the chunk as deflate blocks, the running checksum and length with it)."""
+    """(the chunk as deflate blocks, the running checksum and length with it).
+
+    A chunk may be a list of text and shared parts (a pushed view): the text between parts
+    is compressed here, each part's blocks were compressed once for every phone and go in
+    as they are (they refer to nothing before them)."""
+    if isinstance(chunk, list):
+        blocks, text = [], []
+        for part in chunk:
+            if isinstance(part, str):
+                text.append(part)
+                continue
+            if text:
+                block, crc, size = _gzip_block("".join(text), crc, size)
+                blocks.append(block)
+                text = []
+            data, deflated = part.deflated()
+            crc, size = zlib.crc32(data, crc), size + len(data)
+            blocks.append(deflated)
+        if text:
+            block, crc, size = _gzip_block("".join(text), crc, size)
+            blocks.append(block)
+        return b"".join(blocks), crc, size
     data = chunk.encode() if isinstance(chunk, str) else chunk
     crc, size = zlib.crc32(data, crc), size + len(data)
     return (_stored_block(data) if len(data) < STORED_BELOW else _deflated(data)), crc, size

@@ -16,7 +16,7 @@ from jinja2_fragments.flask import render_block
 from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
-from . import compression, forms, phone
+from . import compression, forms, phone, shared_parts
 
 bp = Blueprint("pages", __name__)
 # table/_macros.html hands these out as ui.form, ui.button and ui.stepper.
@@ -37,7 +37,7 @@ def _int_arg(raw):
 
 
 def view_context(table, held, as_seat=None, notice=None, notice_kind="error", just_chose=False,
-                 seat_rows=None):
+                 seat_rows=None, pieces=None):
     """Everything the table templates need, with the game's view for this phone's seat.
 
     A phone passed around (several seats) shows a seat's own secret pick only in the answer
@@ -55,6 +55,7 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         viewer = None
     conn = get_db()
     newest = tables.store.live_actions(conn, table.id, newest=tables.NEWEST_ROWS)
+    act_url = url_for("pages.act", code=table.code)
     return {
         "table": table,
         "game": game,
@@ -74,7 +75,10 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         "notice_kind": notice_kind,
         "is_host": tables.is_host(table, phone.host_token(table.code)),
         "new_rid": phone.request_ids(),
-        "act_url": url_for("pages.act", code=table.code),
+        "act_url": act_url,
+        "shared_part": shared_parts.renderer(table, game, seated=bool(held), act_url=act_url,
+                                             private_actor=as_seat if private else None,
+                                             pieces=pieces),
     }
 
 
@@ -86,17 +90,20 @@ def ending_sentence(game, state: dict) -> str | None:
     return result.get("summary") if result else None
 
 
+def _context_for_phone(code, pieces=None, **options):
+    table = tables.load(get_db(), code)
+    seat_rows = tables.store.seats(get_db(), table.id)  # read once for held and the seat list
+    held = tables.seats_held(get_db(), table, phone.tokens(table.code), rows=seat_rows)
+    return view_context(table, held, seat_rows=seat_rows, pieces=pieces, **options)
+
+
 def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose=False):
     """The live region: the block alone for htmx, the whole page otherwise.
 
     To htmx the notice goes as a toast (an event for app.js), not into the view: it shows
     where the finger is, whatever part of the page is on the screen."""
-    table = tables.load(get_db(), code)
-    seat_rows = tables.store.seats(get_db(), table.id)  # read once for held and the seat list
-    held = tables.seats_held(get_db(), table, phone.tokens(table.code), rows=seat_rows)
-    ctx = view_context(table, held, as_seat=as_seat, just_chose=just_chose,
-                       notice=None if request.htmx else notice, notice_kind=notice_kind,
-                       seat_rows=seat_rows)
+    ctx = _context_for_phone(code, as_seat=as_seat, just_chose=just_chose,
+                             notice=None if request.htmx else notice, notice_kind=notice_kind)
     if request.htmx:
         response = Response(render_block("table/page.html", "view", **ctx))
         if notice:
@@ -309,7 +316,8 @@ def events(code):
     live.notice_dead_peer(request.environ, cfg["STREAM_KEEPALIVE_SECONDS"])
     # Pushed views are most of what a stream carries: they go compressed when the phone can.
     compressed = render is not None and request.accept_encodings["gzip"] > 0
-    response = Response(compression.gzip_events(stream) if compressed else stream,
+    response = Response(compression.gzip_events(stream) if compressed
+                        else live.as_text(stream),
                         mimetype="text/event-stream")
     if compressed:
         response.headers["Content-Encoding"] = "gzip"
@@ -345,7 +353,11 @@ def _view_pusher(code: str):
             {"seats": {code: list(tokens)}, **({"host": {code: host}} if host else {})})
         try:
             with RequestContext(app, environ, session=cookie):
-                return render_view(code).get_data(as_text=True)
+                # The view as `GET /t/<code>/view` answers it, its shared parts kept apart:
+                # the stream sends their copy made once for every phone.
+                pieces = []
+                html = render_block("table/page.html", "view", **_context_for_phone(code, pieces))
+                return shared_parts.split_marked(html, pieces)
         except Exception:  # the phone fetches its view after the update instead
             app.logger.exception("rendering a pushed view of table %s failed", code)
             return None

@@ -1,0 +1,141 @@
+"""CPU time of one move at a Wicked Forest table of five phones, in process.
+
+Phone 0 taps an action (the htmx form post, `set_draw_pile`, as `club.py` does) and the
+four other phones' live-update streams (opened as the table page opens them, pushed views
+asked for, gzip accepted) each carry the new view. One move is that post plus the four
+pushed views: what `club.py` calls the CPU per action, without the network, the server's
+event loop or the other tables. The stream readers run in threads of this process and
+their CPU is counted too (they only decompress and look for the version).
+
+    .venv/bin/python bench/move_cpu.py [--moves 300] [--runs 3] [--profile FILE]
+
+`--profile FILE` writes a cProfile of the last run's moves (read it with
+`python -m pstats FILE`); py-spy gives the same picture from outside:
+`py-spy record -o move.svg -- .venv/bin/python bench/move_cpu.py`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import re
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from companion import create_app  # noqa: E402
+
+PLAYERS = ["Ana", "Ben", "Cara", "Dan", "Eve"]
+HX = {"HX-Request": "true"}
+WAIT = 10.0
+
+
+class Stream:
+    """A phone's open event stream, read in a thread: the versions of the views it pushed."""
+
+    def __init__(self, response):
+        self.response = response
+        self.views = queue.Queue()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self):
+        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        text = ""
+        try:
+            for chunk in self.response.response:
+                text += inflate.decompress(chunk if isinstance(chunk, bytes) else chunk.encode()).decode()
+                while "\n\n" in text:
+                    event, text = text.split("\n\n", 1)
+                    if event.startswith("event: view"):
+                        found = re.search(r'data-version="(\d+)"', event)
+                        self.views.put(int(found.group(1)) if found else None)
+        finally:
+            self.response.close()
+
+    def wait_for(self, version: int) -> None:
+        limit = time.monotonic() + WAIT
+        while True:
+            shown = self.views.get(timeout=max(0.0, limit - time.monotonic()))
+            if shown == version:
+                return
+
+
+def seated_table(app):
+    phones = [app.test_client() for _ in PLAYERS]
+    for phone in phones:
+        phone.environ_base["HTTP_ORIGIN"] = "http://localhost"
+    reply = phones[0].post("/api/tables", json={"game": "wicked-forest", "players": PLAYERS,
+                                                 "options": {"first_leader": "0"}})
+    code = reply.get_json()["code"]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"/api/tables/{code}/seats/{seat}").status_code == 201
+    return code, phones
+
+
+def one_run(moves: int, profile: str | None) -> float:
+    folder = tempfile.mkdtemp(prefix="forest-move-")
+    app = create_app({"DATABASE": os.path.join(folder, "bench.sqlite"), "SECRET_KEY": "bench",
+                      "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 60.0,
+                      "STREAM_MAX_SECONDS": 3600.0, "RATELIMIT_ENABLED": False})
+    code, phones = seated_table(app)
+    version = phones[0].get(f"/api/tables/{code}").get_json()["version"]
+    streams = [Stream(phone.get(f"/t/{code}/events?v={version}&views=1",
+                                headers={"Accept-Encoding": "gzip"}, buffered=False))
+               for phone in phones[1:]]
+
+    def move():
+        nonlocal version
+        count = 20 if version % 2 == 0 else 21
+        reply = phones[0].post(f"/t/{code}/act", headers=HX, data={
+            "action": "set_draw_pile", "count": str(count), "version": str(version),
+            "rid": f"move-{version}", "seat": "0"})
+        assert reply.status_code == 200, reply.status_code
+        version += 1
+        for stream in streams:
+            stream.wait_for(version)
+
+    for _ in range(20):  # templates compiled, caches warm
+        move()
+    profiler = None
+    if profile:
+        import cProfile
+        profiler = cProfile.Profile()
+        profiler.enable()
+    started = time.process_time()
+    for _ in range(moves):
+        move()
+    spent = time.process_time() - started
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(profile)
+    for stream in streams:  # the reader threads end with the process
+        stream.response.close = lambda: None
+    return spent / moves * 1000
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=300)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--profile", help="write a cProfile of the last run here")
+    args = parser.parse_args()
+    from harness import command_line, machine_line
+    print(machine_line())
+    print(command_line())
+    figures = []
+    for run in range(args.runs):
+        figures.append(one_run(args.moves, args.profile if run == args.runs - 1 else None))
+        print(f"run {run + 1}: {figures[-1]:.2f} ms of CPU per move (a post and 4 pushed views)")
+    print(f"median {statistics.median(figures):.2f} ms, spread {min(figures):.2f}-{max(figures):.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

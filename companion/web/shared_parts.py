@@ -1,0 +1,190 @@
+"""Parts of a table view that every seated phone sees alike, rendered once per version.
+
+A table view is rendered for one phone: its seat, "this phone", what it must do now, its
+own secret pick. Most of it, though (the numbers everyone looks at, the piles, the panels
+of corrections), is the same on every phone holding a seat, and rendering it again for
+each phone was most of what a move cost. Such a part lives in a template of its own,
+included with `{{ shared_part("game/_shared_x.html") }}`, and is rendered:
+
+- from the public view only (`game.view(state, None)`): no seat's secret pick can be in it;
+- with a context that has nothing to tell phones apart: no seat, no `held`, no `me`, no
+  request or session (any use of them fails the render, so a part cannot quietly depend on
+  who looks), only `seated` (whether the phone holds a seat: watchers get no forms);
+- with forms that carry no seat (the server acts for the phone's first seat, as it always
+  did for them) and no request id: the page gives each form its own when it is tapped
+  (static/app.js), so two phones never share one.
+
+It is kept per table, for the table's current version and seat stamp, in this process.
+A phone passed around and opened for one player (a private screen) acts as that player,
+so its parts are rendered for it alone, with that seat in their forms.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import zlib
+from collections import OrderedDict
+
+from flask import current_app, request
+from jinja2 import StrictUndefined
+from markupsafe import Markup
+
+from ..live import sse_lines
+
+MAX_TABLES = 4096  # parts kept, one per table, part and seated-or-not: the newest version only
+
+
+class Piece:
+    """A rendered part, and what every phone's stream sends of it: its lines as SSE `data:`
+    lines and those compressed, each made once, when a stream first asks."""
+
+    __slots__ = ("html", "_sse", "_deflated")
+
+    def __init__(self, html: Markup):
+        self.html = html
+        self._sse = None
+        self._deflated = None
+
+    def sse(self) -> str:
+        """The part inside a `view` event: every line break starts a new `data:` line (the
+        same text the whole view gets, so the part may sit anywhere in it)."""
+        if self._sse is None:
+            self._sse = sse_lines(self.html)
+        return self._sse
+
+    def deflated(self) -> tuple[bytes, bytes]:
+        """(the SSE text as UTF-8, that text as raw deflate blocks ending byte-aligned): a
+        compressed stream can take the blocks as they are, wherever they fall in it, since
+        they refer to nothing before them."""
+        if self._deflated is None:
+            data = self.sse().encode()
+            deflate = zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+            self._deflated = (data, deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH))
+        return self._deflated
+
+
+DEFLATE_LEVEL = 6  # compressed once for every phone of the table: worth the better ratio
+
+
+# Where a part goes in a view rendered for a stream: the stream sends the part's own copy.
+_MARK = f"\x00part-{secrets.token_hex(6)}-"
+
+
+def split_marked(html: str, pieces: list) -> list:
+    """A view rendered with marks back into its text and its parts, in order."""
+    out = []
+    for index, chunk in enumerate(html.split(_MARK)):
+        if index:
+            number, chunk = chunk.split("\x00", 1)
+            out.append(pieces[int(number)])
+        if chunk:
+            out.append(chunk)
+    return out
+
+
+class _NotInSharedPart(StrictUndefined):
+    """What a shared part sees for a name that would tell phones apart: any use fails."""
+
+
+class PublicTable:
+    """What a shared part may read of a table (not its state, which holds unrevealed picks)."""
+
+    __slots__ = ("code", "version", "seat_stamp", "players", "options", "game")
+
+    def __init__(self, table):
+        self.code = table.code
+        self.version = table.version
+        self.seat_stamp = table.seat_stamp
+        self.players = table.players
+        self.options = table.options
+        self.game = table.game
+
+
+class PartCache:
+    """The newest render of each (table, part, seated) in this process."""
+
+    def __init__(self, limit: int = MAX_TABLES):
+        self.limit = limit
+        self._parts: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+        self.renders = 0  # how many parts were rendered (the tests count them)
+
+    def get(self, key, stamp):
+        with self._lock:
+            found = self._parts.get(key)
+            if found is None or found[0] != stamp:
+                return None
+            self._parts.move_to_end(key)
+            return found[1]
+
+    def put(self, key, stamp, html) -> None:
+        with self._lock:
+            self._parts[key] = (stamp, html)
+            self._parts.move_to_end(key)
+            while len(self._parts) > self.limit:
+                self._parts.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._parts.clear()
+
+
+def _environment(app):
+    env = app.extensions.get("forest_shared_env")
+    if env is None:
+        # Same loader, filters and globals; an unknown name fails instead of reading as empty.
+        env = app.extensions["forest_shared_env"] = app.jinja_env.overlay(undefined=_NotInSharedPart)
+    return env
+
+
+def cache_of(app) -> PartCache:
+    cache = app.extensions.get("forest_shared_parts")
+    if cache is None:
+        cache = app.extensions["forest_shared_parts"] = PartCache()
+    return cache
+
+
+def _no_request_id() -> str:
+    return ""  # filled in by the page when the form is tapped
+
+
+def renderer(table, game, *, seated: bool, act_url: str, private_actor=None, pieces=None):
+    """`shared_part(name)` for one view: the part's HTML, from this process's cache when
+    another phone's view at the same version already rendered it. With `pieces` (a view
+    rendered for a stream), the part goes there and a mark stands in the view instead."""
+    app = current_app._get_current_object()
+    public = None
+    # Part of the key: what a part's links are built from (the same for every phone of one
+    # server, unless a proxy mounts the app under different prefixes).
+    root = request.script_root if request else ""
+    stamp = (table.created_at, table.version, table.seat_stamp, root)
+
+    def context():
+        nonlocal public
+        if public is None:
+            public = game.view(table.snapshot, None)
+        names = {"table": PublicTable(table), "game": game, "v": public, "seated": seated,
+                 "actor": private_actor, "new_rid": _no_request_id, "act_url": act_url}
+        for hidden in ("request", "session", "g", "held", "viewer", "me", "private", "seats"):
+            names[hidden] = _NotInSharedPart(name=hidden, hint=f"'{hidden}' is not for a shared part")
+        return names
+
+    def shared_part(name: str) -> Markup:
+        env = _environment(app)
+        if private_actor is not None:
+            piece = Piece(Markup(env.get_template(name).render(context())))
+        else:
+            cache = cache_of(app)
+            key = (table.id, name, seated)
+            piece = cache.get(key, stamp)
+            if piece is None:
+                piece = Piece(Markup(env.get_template(name).render(context())))
+                cache.renders += 1
+                cache.put(key, stamp, piece)
+        if pieces is None:
+            return piece.html
+        pieces.append(piece)
+        return Markup(f"{_MARK}{len(pieces) - 1}\x00")
+
+    return shared_part

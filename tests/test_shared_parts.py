@@ -1,0 +1,274 @@
+"""Parts of a table view that every seated phone sees alike are rendered once per version
+(companion/web/shared_parts.py): every phone must still see exactly what a render for it
+alone would show, on every path, through any sequence of moves, undos and seat changes."""
+
+from __future__ import annotations
+
+import gzip
+import re
+import tempfile
+import zlib
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+from jinja2 import ChoiceLoader, DictLoader, UndefinedError
+
+from companion import create_app, store, tables
+from companion.db import get_db
+from companion.games import get_game
+from companion.web import shared_parts
+from companion.web.limits import limiter
+
+from .test_fuzz_api import OPTIONS, PROGRESS, valid_value
+from .test_pushed_views import views_in
+from .test_secrecy import normalise
+from .test_serving import StreamReader
+
+HX = {"HX-Request": "true"}
+ORIGIN = {"Origin": "http://localhost"}
+NAMES = ["Ana", "Ben", "Cara", "Dan"]
+GAMES_WITH_PARTS = ["wicked-forest", "woodland-wizards", "mysterious-forest", "explorers-of-the-woodlands"]
+
+
+def make_app(tmp_path):
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "parts.sqlite"), "SECRET_KEY": "parts",
+                       "LAN_ADDRESS": "127.0.0.1", "STREAM_POLL_SECONDS": 0.02,
+                       "STREAM_KEEPALIVE_SECONDS": 0.1, "STREAM_MAX_SECONDS": 5.0,
+                       "CODE_GUESS_LIMIT": "100000 per minute"})
+    limiter.reset()
+    return app
+
+
+def seated_table(app, game="wicked-forest", players=NAMES):
+    phones = [app.test_client() for _ in players]
+    reply = phones[0].post("/api/tables", headers=ORIGIN,
+                           json={"game": game, "players": list(players), "options": OPTIONS[game]})
+    assert reply.status_code == 201, reply.get_data(as_text=True)
+    code = reply.get_json()["code"]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"/api/tables/{code}/seats/{seat}", headers=ORIGIN).status_code == 201
+    return code, phones
+
+
+def fetched(phone, code, **query):
+    resp = phone.get(f"/t/{code}/view", headers=HX, query_string=query)
+    assert resp.status_code == 200
+    return resp.get_data(as_text=True)
+
+
+def form_of(html, action):
+    """The first form posting `action`, whole."""
+    found = re.search(r'<form [^>]*>(?:(?!</form>).)*name="action" value="%s"(?:(?!</form>).)*</form>'
+                      % re.escape(action), html, re.S)
+    assert found, f"no {action} form"
+    return found.group(0)
+
+
+def version_of(phone, code):
+    return phone.get(f"/api/tables/{code}").get_json()["version"]
+
+
+def post_move(phone, code, action, params):
+    return phone.post(f"/api/tables/{code}/actions", headers=ORIGIN,
+                      json={"action": action, "params": params, "version": version_of(phone, code)})
+
+
+def test_a_shared_part_is_rendered_once_per_version_for_every_seated_phone(tmp_path):
+    app = make_app(tmp_path)
+    code, phones = seated_table(app)
+    cache = shared_parts.cache_of(app)
+    cache.clear()
+    before = cache.renders
+    for phone in phones:
+        fetched(phone, code)
+    per_version = cache.renders - before
+    assert per_version >= 2  # the Wicked Forest has two: the table at a glance, the panels
+    assert post_move(phones[1], code, "set_draw_pile", {"count": 20}).status_code == 200
+    for phone in phones:
+        fetched(phone, code)
+    assert cache.renders - before == 2 * per_version
+    # A phone watching (no seat) sees the parts without their forms: rendered apart.
+    watcher = app.test_client()
+    html = fetched(watcher, code)
+    assert cache.renders - before == 3 * per_version
+    assert "set_draw_pile" not in html and "Draw pile" in html
+
+
+def test_shared_forms_carry_no_seat_and_act_for_the_phones_seat(tmp_path):
+    app = make_app(tmp_path)
+    code, phones = seated_table(app)
+    html = fetched(phones[2], code)
+    form = form_of(html, "set_magic")
+    assert 'name="seat"' not in form and 'name="rid" value=""' in form
+    reply = phones[2].post(f"/t/{code}/act", headers=HX, data={
+        "action": "set_magic", "player": "1", "magic": "4", "version": str(version_of(phones[2], code)),
+        "rid": "tapped-once"})
+    assert reply.status_code == 200
+    with app.app_context():
+        conn = get_db()
+        last = store.live_actions(conn, tables.load(conn, code).id)[-1]
+    assert (last.name, last.seat, last.request_id) == ("set_magic", 2, "tapped-once")
+
+
+def test_a_passed_phones_private_screen_acts_for_the_player_holding_it(tmp_path):
+    app = make_app(tmp_path)
+    host = app.test_client()
+    code = host.post("/api/tables", headers=ORIGIN, json={"game": "wicked-forest", "players": NAMES,
+                                                          "options": OPTIONS["wicked-forest"]}).get_json()["code"]
+    for seat in range(len(NAMES)):
+        assert host.post(f"/api/tables/{code}/seats/{seat}", headers=ORIGIN).status_code == 201
+    # Card 1 revealed: while the players choose, "Last card entered wrong?" is a shared form.
+    assert post_move(host, code, "reveal", {"card": 1, "flowers": 2, "witch": 0}).status_code == 200
+    private = form_of(fetched(host, code, **{"as": 2}), "correct_card")
+    assert '<input type="hidden" name="seat" value="2">' in private
+    # The list every player sees on the passed phone acts for its first seat, as before.
+    assert 'name="seat"' not in form_of(fetched(host, code), "correct_card")
+
+
+def test_a_shared_part_cannot_read_what_tells_phones_apart(tmp_path):
+    app = make_app(tmp_path)
+    code, phones = seated_table(app)
+    app.jinja_env.loader = ChoiceLoader([DictLoader({
+        "test/_leaky.html": "{% if held %}mine{% endif %}",
+        "test/_me.html": "{{ me }}",
+        "test/_asks.html": "{{ request.path }}",
+        "test/_state.html": "{{ table.snapshot }}",
+        "test/_fine.html": "{% if seated %}{{ v.round }} {{ table.code }}{% endif %}",
+    }), app.jinja_env.loader])
+    app.extensions.pop("forest_shared_env", None)
+    with app.test_request_context(f"/t/{code}/view"):
+        table = tables.load(get_db(), code)
+        part = shared_parts.renderer(table, get_game(table.game), seated=True, act_url="/act")
+        assert part("test/_fine.html") == f"1 {code}"
+        for leaky in ("test/_leaky.html", "test/_me.html", "test/_asks.html", "test/_state.html"):
+            with pytest.raises((UndefinedError, AttributeError)):
+                part(leaky)
+
+
+def test_a_pushed_view_with_shared_parts_is_the_view_the_phone_would_fetch(tmp_path):
+    app = make_app(tmp_path)
+    code, phones = seated_table(app)
+    ben = phones[1]
+    version = version_of(ben, code)
+    plain = StreamReader(ben.get(f"/t/{code}/events?v={version}&views=1"))
+    zipped = ben.get(f"/t/{code}/events?v={version}&views=1", headers={"Accept-Encoding": "gzip"},
+                     buffered=False)
+    try:
+        plain.until(r"retry: \d+")
+        assert post_move(phones[0], code, "set_draw_pile", {"count": 20}).status_code == 200
+        text = plain.until(rf"event: update\ndata: {version + 1}\n\n")
+        pushed = views_in(text)
+        assert len(pushed) == 1
+        assert normalise(pushed[0]) == normalise(fetched(ben, code))
+        chunks = []
+        for chunk in zipped.response:
+            chunks.append(chunk if isinstance(chunk, bytes) else chunk.encode())
+            if len(chunks) >= 3:  # the header, the retry line, then the change
+                break
+        inflated = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(b"".join(chunks)).decode()
+        assert [normalise(v) for v in views_in(inflated)] == [normalise(fetched(ben, code))]
+    finally:
+        plain.close()
+        zipped.close()
+
+
+def test_a_gzip_stream_of_shared_parts_checks_out_whole(tmp_path):
+    app = make_app(tmp_path)
+    app.config["STREAM_MAX_SECONDS"] = 0.5
+    code, phones = seated_table(app)
+    resp = phones[1].get(f"/t/{code}/events?v=0&views=1", headers={"Accept-Encoding": "gzip"})
+    assert post_move(phones[0], code, "set_draw_pile", {"count": 20}).status_code == 200
+    data = b"".join(c if isinstance(c, bytes) else c.encode() for c in resp.response)  # ends by itself
+    resp.close()
+    text = gzip.decompress(data).decode()  # checksum and length of everything sent agree
+    assert [normalise(v) for v in views_in(text)][-1] == normalise(fetched(phones[1], code))
+
+
+class SharedPartsMachine(RuleBasedStateMachine):
+    """Moves of every kind, undos, seats freed and taken by another phone; after each step
+    every phone's view, with the parts shared, is the view rendered for it from nothing."""
+
+    game_id = "wicked-forest"
+
+    def __init__(self):
+        super().__init__()
+        self.app = None
+
+    @initialize()
+    def setup(self):
+        self.folder = tempfile.mkdtemp(prefix="parts-")
+        self.app = make_app(Path(self.folder))
+        self.game = get_game(self.game_id)
+        self.code, self.phones = seated_table(self.app, self.game_id, NAMES[:self.game.MIN_PLAYERS + 1]
+                                              if self.game.MAX_PLAYERS < len(NAMES) else NAMES)
+        self.watcher = self.app.test_client()
+        self.host = self.phones[0]
+
+    def _state(self):
+        return self.host.get(f"/api/tables/{self.code}").get_json()
+
+    @rule(data=st.data())
+    def any_move(self, data):
+        actions = sorted(tables.all_actions(self.game))
+        name = data.draw(st.sampled_from(actions))
+        spec = tables.all_actions(self.game)[name]
+        params = {p.name: data.draw(valid_value(p, len(self.phones))) for p in spec.params}
+        seat = data.draw(st.integers(0, len(self.phones) - 1))
+        post_move(self.phones[seat], self.code, name, params)
+
+    @rule(data=st.data())
+    def a_move_that_progresses(self, data):
+        phase = self._state()["view"].get("phase")
+        names = PROGRESS.get(self.game_id, {}).get(phase)
+        if not names:
+            return
+        name = data.draw(st.sampled_from(names))
+        spec = tables.all_actions(self.game)[name]
+        params = {p.name: data.draw(valid_value(p, len(self.phones))) for p in spec.params}
+        step = self._state()["view"].get("steps", {}).get(name)
+        if step is not None:
+            for p in spec.params:
+                if p.kind == "int" and p.name in ("card", "round", "decision", "boost_round", "player"):
+                    params[p.name] = step
+        post_move(self.phones[data.draw(st.integers(0, len(self.phones) - 1))], self.code, name, params)
+
+    @rule()
+    def undo(self):
+        self.host.post(f"/api/tables/{self.code}/undo", headers=ORIGIN,
+                       json={"version": version_of(self.host, self.code)})
+
+    @rule(seat=st.integers(0, 3))
+    def seat_freed_and_taken_by_another_phone(self, seat):
+        seat = seat % len(self.phones)
+        if seat == 0:
+            return  # the host keeps its seat
+        self.host.delete(f"/api/tables/{self.code}/seats/{seat}", headers=ORIGIN)
+        phone = self.app.test_client()
+        if phone.post(f"/api/tables/{self.code}/seats/{seat}", headers=ORIGIN).status_code == 201:
+            self.phones[seat] = phone
+
+    @invariant()
+    def every_phone_sees_what_a_render_for_it_alone_shows(self):
+        if self.app is None:
+            return
+        everyone = self.phones + [self.watcher]
+        # With the parts the last step's reads left behind (an older version, maybe)...
+        shared = [normalise(fetched(p, self.code)) for p in everyone]
+        alone = []
+        for p in everyone:
+            shared_parts.cache_of(self.app).clear()
+            alone.append(normalise(fetched(p, self.code)))
+        assert shared == alone
+        for p in everyone:  # ...and the next step starts from parts of this version
+            fetched(p, self.code)
+
+
+@pytest.mark.parametrize("game_id", GAMES_WITH_PARTS)
+def test_views_with_shared_parts_match_views_rendered_alone(game_id):
+    machine = type(f"Parts_{game_id}", (SharedPartsMachine,), {"game_id": game_id})
+    run_state_machine_as_test(machine, settings=settings(
+        max_examples=6, stateful_step_count=12, deadline=None, derandomize=True,
+        suppress_health_check=list(HealthCheck)))

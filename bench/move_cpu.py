@@ -4,8 +4,8 @@ Phone 0 taps an action (the htmx form post, `set_draw_pile`, as `club.py` does) 
 four other phones' live-update streams (opened as the table page opens them, pushed views
 asked for, gzip accepted) each carry the new view. One move is that post plus the four
 pushed views: what `club.py` calls the CPU per action, without the network, the server's
-event loop or the other tables. The stream readers run in threads of this process and
-their CPU is counted too (they only decompress and look for the version).
+event loop, the watcher or the other tables. Everything runs in one thread, so the CPU
+time is the app's own (and the few microseconds of decompressing what the streams sent).
 
     .venv/bin/python bench/move_cpu.py [--moves 300] [--runs 3] [--profile FILE]
 
@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import queue
 import re
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import zlib
 
@@ -37,34 +35,29 @@ WAIT = 10.0
 
 
 class Stream:
-    """A phone's open event stream, read in a thread: the versions of the views it pushed."""
+    """A phone's open event stream, read in this thread: each move, the stream's generator
+    is asked for its next chunk, which is the pushed view and its update (no thread, no
+    wait: the move has already moved the table's channel)."""
 
     def __init__(self, response):
         self.response = response
-        self.views = queue.Queue()
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
+        self.chunks = iter(response.response)
+        self.inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        while "retry:" not in self.next_text():  # the gzip header, then the retry line
+            pass
 
-    def _read(self):
-        inflate = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        text = ""
-        try:
-            for chunk in self.response.response:
-                text += inflate.decompress(chunk if isinstance(chunk, bytes) else chunk.encode()).decode()
-                while "\n\n" in text:
-                    event, text = text.split("\n\n", 1)
-                    if event.startswith("event: view"):
-                        found = re.search(r'data-version="(\d+)"', event)
-                        self.views.put(int(found.group(1)) if found else None)
-        finally:
-            self.response.close()
+    def next_text(self) -> str:
+        chunk = next(self.chunks)
+        return self.inflate.decompress(chunk if isinstance(chunk, bytes) else chunk.encode()).decode()
 
     def wait_for(self, version: int) -> None:
-        limit = time.monotonic() + WAIT
-        while True:
-            shown = self.views.get(timeout=max(0.0, limit - time.monotonic()))
-            if shown == version:
-                return
+        text = self.next_text()
+        found = re.search(r'event: view\ndata: (?:.|\n)*?data-version="(\d+)"', text)
+        if not found or int(found.group(1)) != version:
+            raise RuntimeError(f"expected the view at version {version}, the stream sent {text[:200]!r}")
+
+    def close(self):
+        self.response.close()
 
 
 def seated_table(app):
@@ -82,8 +75,10 @@ def seated_table(app):
 def one_run(moves: int, profile: str | None) -> float:
     folder = tempfile.mkdtemp(prefix="forest-move-")
     app = create_app({"DATABASE": os.path.join(folder, "bench.sqlite"), "SECRET_KEY": "bench",
-                      "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 60.0,
-                      "STREAM_MAX_SECONDS": 3600.0, "RATELIMIT_ENABLED": False})
+                      "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 3600.0,
+                      "STREAM_MAX_SECONDS": 36000.0, "RATELIMIT_ENABLED": False,
+                      # One process: a move wakes its streams directly, no watcher needed.
+                      "STREAM_POLL_SECONDS": 3600.0})
     code, phones = seated_table(app)
     version = phones[0].get(f"/api/tables/{code}").get_json()["version"]
     streams = [Stream(phone.get(f"/t/{code}/events?v={version}&views=1",
@@ -115,8 +110,8 @@ def one_run(moves: int, profile: str | None) -> float:
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(profile)
-    for stream in streams:  # the reader threads end with the process
-        stream.response.close = lambda: None
+    for stream in streams:
+        stream.close()
     return spent / moves * 1000
 
 

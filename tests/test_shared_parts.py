@@ -272,3 +272,16 @@ def test_views_with_shared_parts_match_views_rendered_alone(game_id):
     run_state_machine_as_test(machine, settings=settings(
         max_examples=6, stateful_step_count=12, deadline=None, derandomize=True,
         suppress_health_check=list(HealthCheck)))
+
+
+@pytest.mark.parametrize("size", [0, 1, 700, 70_000, 200_001])
+def test_a_parts_checksum_after_any_prefix_is_the_checksum_of_the_whole(size):
+    """A part's compressed copy goes into every phone's stream after whatever that stream sent
+    before: the gzip checksum must come out as if the whole text had been read."""
+    text = ("<p>🌸 línea\n" * (size // 12 + 1))[:size]
+    piece = shared_parts.Piece(text)
+    sent = "retry: 1500\n\nevent: view\ndata: ".encode()
+    crc, length = piece.crc_after(zlib.crc32(sent))
+    whole = sent + piece.sse().encode()
+    assert crc == zlib.crc32(whole) and length == len(whole) - len(sent)
+    assert zlib.decompressobj(-zlib.MAX_WBITS).decompress(piece.deflated()) == piece.sse().encode()

@@ -47,9 +47,9 @@ def _gzip_block(chunk, crc: int, size: int) -> tuple[bytes, int, int]:
                 block, crc, size = _gzip_block("".join(text), crc, size)
                 blocks.append(block)
                 text = []
-            data, deflated = part.deflated()
-            crc, size = zlib.crc32(data, crc), size + len(data)
-            blocks.append(deflated)
+            blocks.append(part.deflated())
+            crc, length = part.crc_after(crc)
+            size += length
         if text:
             block, crc, size = _gzip_block("".join(text), crc, size)
             blocks.append(block)

@@ -80,3 +80,9 @@ def act_stepper(context, action, value, name, low, high, fields=None, label="", 
                   f'{step(value - 1, value <= low, "−", "minus one")}'
                   f'<span class="step-value" aria-live="polite">{_text(value)}{_text(unit)}</span>'
                   f'{step(value + 1, value >= high, "+", "plus one")}</div>')
+
+
+@lru_cache(maxsize=16)
+def number_options(count: int) -> Markup:
+    """`<option>0</option>` to `<option>{count - 1}</option>`: the same in every view, made once."""
+    return Markup("".join(f"<option>{n}</option>" for n in range(count)))

@@ -19,8 +19,8 @@ from ..games import GAMES, get_game
 from . import compression, forms, phone, shared_parts
 
 bp = Blueprint("pages", __name__)
-# table/_macros.html hands these out as ui.form, ui.button and ui.stepper.
-for _helper in (forms.act_form, forms.act_button, forms.act_stepper):
+# table/_macros.html hands the first three out as ui.form, ui.button and ui.stepper.
+for _helper in (forms.act_form, forms.act_button, forms.act_stepper, forms.number_options):
     bp.add_app_template_global(_helper)
 
 ACTION_FIELDS = {"action", "version", "rid", "seat", "as"}
@@ -56,19 +56,26 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
     conn = get_db()
     newest = tables.store.live_actions(conn, table.id, newest=tables.NEWEST_ROWS)
     act_url = url_for("pages.act", code=table.code)
+    clock = timers.view(table.snapshot.get("_clock"), time.time())
+
+    def public_extras():
+        # What the shared parts read besides the public view: the public log and the clock's
+        # setting (not its running figures, which move with the time, not the version).
+        return {"log": tables.log_lines(conn, table, limit=LOG_LINES, newest=newest),
+                "clock": {"mode": clock["mode"], "seconds": clock.get("seconds", "")},
+                "timer_presets": timers.SECONDS_PRESETS}
+
     return {
         "table": table,
         "game": game,
         "v": game.view(table.snapshot, viewer),
-        "clock": timers.view(table.snapshot.get("_clock"), time.time()),
-        "timer_presets": timers.SECONDS_PRESETS,
+        "clock": clock,
         "held": held,
         "viewer": viewer,
         "actor": viewer if viewer is not None else (held[0] if held else None),
         "private": private,
         "show_choice": len(held) == 1 or (private and just_chose),
         "seats": tables.seat_list(conn, table, held, rows=seat_rows),
-        "log": tables.log_lines(conn, table, limit=LOG_LINES, newest=newest),
         "undo": tables.undo_preview(conn, table, held, newest=newest),
         "ending": ending_sentence(game, table.snapshot),
         "notice": notice,
@@ -78,7 +85,7 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         "act_url": act_url,
         "shared_part": shared_parts.renderer(table, game, seated=bool(held), act_url=act_url,
                                              private_actor=as_seat if private else None,
-                                             pieces=pieces),
+                                             pieces=pieces, extras=public_extras),
     }
 
 

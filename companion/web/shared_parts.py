@@ -36,32 +36,54 @@ MAX_TABLES = 4096  # parts kept, one per table, part and seated-or-not: the newe
 
 
 class Piece:
-    """A rendered part, and what every phone's stream sends of it: its lines as SSE `data:`
-    lines and those compressed, each made once, when a stream first asks."""
+    """A rendered part, kept small: its HTML as UTF-8 (a str with one emoji in it takes four
+    bytes a character), and what every phone's stream sends of it, compressed once: its
+    lines as SSE `data:` lines, as raw deflate blocks, with their checksum and length."""
 
-    __slots__ = ("html", "_sse", "_deflated")
+    __slots__ = ("_utf8", "_deflated", "_crc", "_size", "_zeros_crc")
 
-    def __init__(self, html: Markup):
-        self.html = html
-        self._sse = None
+    def __init__(self, html: str):
+        self._utf8 = html.encode()
         self._deflated = None
+
+    @property
+    def html(self) -> Markup:
+        return Markup(self._utf8.decode())
 
     def sse(self) -> str:
         """The part inside a `view` event: every line break starts a new `data:` line (the
         same text the whole view gets, so the part may sit anywhere in it)."""
-        if self._sse is None:
-            self._sse = sse_lines(self.html)
-        return self._sse
+        return sse_lines(self._utf8.decode())
 
-    def deflated(self) -> tuple[bytes, bytes]:
-        """(the SSE text as UTF-8, that text as raw deflate blocks ending byte-aligned): a
-        compressed stream can take the blocks as they are, wherever they fall in it, since
-        they refer to nothing before them."""
+    def deflated(self) -> bytes:
+        """The SSE text as raw deflate blocks ending byte-aligned: a compressed stream takes
+        them as they are, wherever they fall in it, since they refer to nothing before them."""
         if self._deflated is None:
             data = self.sse().encode()
             deflate = zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-            self._deflated = (data, deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH))
+            self._crc, self._size = zlib.crc32(data), len(data)
+            self._zeros_crc = _crc_of_zeros(self._size, 0)
+            self._deflated = deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
         return self._deflated
+
+    def crc_after(self, crc: int) -> tuple[int, int]:
+        """(the CRC-32 of what was sent before, whose CRC is `crc`, followed by this part's SSE
+        text; that text's length), without keeping the text: the CRC of a block after a prefix
+        is the block's own CRC plus the prefix's CRC moved on by as many zero bytes."""
+        self.deflated()
+        return _crc_of_zeros(self._size, crc) ^ self._zeros_crc ^ self._crc, self._size
+
+
+_ZEROS = bytes(1 << 16)
+
+
+def _crc_of_zeros(count: int, crc: int) -> int:
+    view = memoryview(_ZEROS)
+    while count > 0:
+        step = min(count, len(_ZEROS))
+        crc = zlib.crc32(view[:step], crc)
+        count -= step
+    return crc
 
 
 DEFLATE_LEVEL = 6  # compressed once for every phone of the table: worth the better ratio
@@ -149,10 +171,14 @@ def _no_request_id() -> str:
     return ""  # filled in by the page when the form is tapped
 
 
-def renderer(table, game, *, seated: bool, act_url: str, private_actor=None, pieces=None):
+def renderer(table, game, *, seated: bool, act_url: str, private_actor=None, pieces=None,
+             extras=None):
     """`shared_part(name)` for one view: the part's HTML, from this process's cache when
     another phone's view at the same version already rendered it. With `pieces` (a view
-    rendered for a stream), the part goes there and a mark stands in the view instead."""
+    rendered for a stream), the part goes there and a mark stands in the view instead.
+    `extras()` gives what the parts read besides the public view (the same for every phone
+    at this version and seat stamp: the public log, the clock's setting), asked for only
+    when a part is rendered."""
     app = current_app._get_current_object()
     public = None
     # Part of the key: what a part's links are built from (the same for every phone of one
@@ -165,7 +191,8 @@ def renderer(table, game, *, seated: bool, act_url: str, private_actor=None, pie
         if public is None:
             public = game.view(table.snapshot, None)
         names = {"table": PublicTable(table), "game": game, "v": public, "seated": seated,
-                 "actor": private_actor, "new_rid": _no_request_id, "act_url": act_url}
+                 "actor": private_actor, "new_rid": _no_request_id, "act_url": act_url,
+                 **(extras() if extras is not None else {})}
         for hidden in ("request", "session", "g", "held", "viewer", "me", "private", "seats"):
             names[hidden] = _NotInSharedPart(name=hidden, hint=f"'{hidden}' is not for a shared part")
         return names

@@ -9,7 +9,8 @@ included with `{{ shared_part("game/_shared_x.html") }}`, and is rendered:
 - from the public view only (`game.view(state, None)`): no seat's secret pick can be in it;
 - with a context that has nothing to tell phones apart: no seat, no `held`, no `me`, no
   request or session (any use of them fails the render, so a part cannot quietly depend on
-  who looks), only `seated` (whether the phone holds a seat: watchers get no forms);
+  who looks), no table state (only its code, version, players and options), only `seated`
+  (whether the phone holds a seat: watchers get no forms);
 - with forms that carry no seat (the server acts for the phone's first seat, as it always
   did for them) and no request id: the page gives each form its own when it is tapped
   (static/app.js), so two phones never share one.
@@ -152,14 +153,6 @@ class PartCache:
             self._parts.clear()
 
 
-def _environment(app):
-    env = app.extensions.get("forest_shared_env")
-    if env is None:
-        # Same loader, filters and globals; an unknown name fails instead of reading as empty.
-        env = app.extensions["forest_shared_env"] = app.jinja_env.overlay(undefined=_NotInSharedPart)
-    return env
-
-
 def cache_of(app) -> PartCache:
     cache = app.extensions.get("forest_shared_parts")
     if cache is None:
@@ -198,7 +191,7 @@ def renderer(table, game, *, seated: bool, act_url: str, private_actor=None, pie
         return names
 
     def shared_part(name: str) -> Markup:
-        env = _environment(app)
+        env = app.jinja_env
         if private_actor is not None:
             piece = Piece(Markup(env.get_template(name).render(context())))
         else:

@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from companion import create_app  # noqa: E402
 
 PLAYERS = ["Ana", "Ben", "Cara", "Dan", "Eve"]
-HX = {"HX-Request": "true"}
+HX = {"HX-Request": "true", "Accept-Encoding": "gzip, deflate"}  # as a browser sends them
 WAIT = 10.0
 
 

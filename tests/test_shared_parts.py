@@ -285,3 +285,24 @@ def test_a_parts_checksum_after_any_prefix_is_the_checksum_of_the_whole(size):
     whole = sent + piece.sse().encode()
     assert crc == zlib.crc32(whole) and length == len(whole) - len(sent)
     assert zlib.decompressobj(-zlib.MAX_WBITS).decompress(piece.deflated()) == piece.sse().encode()
+
+
+def test_a_gzipped_fragment_is_put_together_from_its_parts_and_reads_as_the_plain_one(tmp_path):
+    app = make_app(tmp_path)
+    code, phones = seated_table(app)
+    ben = phones[1]
+    plain = ben.get(f"/t/{code}/view", headers=HX)
+    assert "Content-Encoding" not in plain.headers
+    zipped = ben.get(f"/t/{code}/view", headers={**HX, "Accept-Encoding": "gzip, deflate"})
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped.headers["Vary"] and "Cookie" in zipped.headers["Vary"]
+    assert normalise(gzip.decompress(zipped.get_data()).decode()) == normalise(plain.get_data(as_text=True))
+    # The answer to a tap too, with its toast header kept.
+    answer = ben.post(f"/t/{code}/act", headers={**HX, "Accept-Encoding": "gzip"}, data={
+        "action": "set_draw_pile", "count": "20", "version": str(version_of(ben, code)), "rid": "zip-1"})
+    assert answer.headers["Content-Encoding"] == "gzip"
+    shown = gzip.decompress(answer.get_data()).decode()
+    assert 'data-version="1"' in shown and normalise(shown) == normalise(fetched(ben, code))
+    # A client offering brotli (over HTTPS) is left to the compressor that speaks it.
+    brotli = ben.get(f"/t/{code}/view", headers={**HX, "Accept-Encoding": "br, gzip"})
+    assert brotli.headers.get("Content-Encoding") == "br"

@@ -27,16 +27,19 @@ def _stored_block(data: bytes) -> bytes:
 def _deflated(data: bytes) -> bytes:
     """`data` as deflate blocks ending byte-aligned, by a compressor freed on return: one
     kept in the stream's frame between events would hold its quarter megabyte."""
-    deflate = zlib.compressobj(EVENT_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+    # A window no larger than the data: setting up a compressor clears its window and hash
+    # table, which for a few hundred bytes cost more than compressing them.
+    window = min(zlib.MAX_WBITS, max(9, (len(data) - 1).bit_length()))
+    deflate = zlib.compressobj(EVENT_LEVEL, zlib.DEFLATED, -window, min(8, window - 5))
     return deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
 
 
-def _gzip_block(chunk, crc: int, size: int) -> tuple[bytes, int, int]:
+def _gzip_block(chunk, crc: int, size: int, in_event: bool = True) -> tuple[bytes, int, int]:
     """(the chunk as deflate blocks, the running checksum and length with it).
 
-    A chunk may be a list of text and shared parts (a pushed view): the text between parts
-    is compressed here, each part's blocks were compressed once for every phone and go in
-    as they are (they refer to nothing before them)."""
+    A chunk may be a list of text and shared parts (a pushed view, or a view's body with
+    `in_event` false): the text between parts is compressed here, each part's blocks were
+    compressed once for every phone and go in as they are (they refer to nothing before them)."""
     if isinstance(chunk, list):
         blocks, text = [], []
         for part in chunk:
@@ -47,8 +50,8 @@ def _gzip_block(chunk, crc: int, size: int) -> tuple[bytes, int, int]:
                 block, crc, size = _gzip_block("".join(text), crc, size)
                 blocks.append(block)
                 text = []
-            blocks.append(part.deflated())
-            crc, length = part.crc_after(crc)
+            blocks.append(part.deflated(in_event))
+            crc, length = part.crc_after(crc, in_event)
             size += length
         if text:
             block, crc, size = _gzip_block("".join(text), crc, size)
@@ -78,6 +81,20 @@ def gzip_events(chunks):
         close = getattr(chunks, "close", None)
         if close is not None:
             close()
+
+def gzip_body(chunk) -> bytes:
+    """A whole response body as one gzip member, from text or a list of text and shared parts
+    (a rendered view): the parts go in as compressed once for every phone."""
+    block, crc, size = _gzip_block(chunk, 0, 0, in_event=False)
+    return (GZIP_HEADER + block + b"\x01\x00\x00\xff\xff"
+            + struct.pack("<II", crc, size & 0xFFFFFFFF))
+
+
+def takes_gzip_only(request) -> bool:
+    """Whether gzip is what this client gets (browsers offer brotli only over HTTPS, where
+    Flask-Compress answers with it)."""
+    return request.accept_encodings["gzip"] > 0 and not request.accept_encodings["br"] > 0
+
 
 SETTINGS = {
     "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript", "application/javascript",

@@ -109,15 +109,25 @@ def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose
 
     To htmx the notice goes as a toast (an event for app.js), not into the view: it shows
     where the finger is, whatever part of the page is on the screen."""
-    ctx = _context_for_phone(code, as_seat=as_seat, just_chose=just_chose,
+    # A fragment going out gzipped is put together from its parts, each shared one compressed
+    # once for every phone, instead of compressing the whole view again for each.
+    pieces = [] if request.htmx and compression.takes_gzip_only(request) else None
+    ctx = _context_for_phone(code, pieces, as_seat=as_seat, just_chose=just_chose,
                              notice=None if request.htmx else notice, notice_kind=notice_kind)
     if request.htmx:
-        response = Response(render_block("table/page.html", "view", **ctx))
+        html = render_block("table/page.html", "view", **ctx)
+        if pieces is None:
+            response = Response(html)
+        else:
+            response = Response(compression.gzip_body(shared_parts.split_marked(html, pieces)),
+                                mimetype="text/html")
+            response.headers["Content-Encoding"] = "gzip"
+            response.headers["Vary"] = "Accept-Encoding"
         if notice:
             _toast(response, notice, notice_kind)
     else:
         response = Response(render_template("table/page.html", **ctx))
-    response.headers["Vary"] = "HX-Request, Cookie"
+    response.headers["Vary"] = ", ".join(filter(None, ("HX-Request, Cookie", response.headers.get("Vary"))))
     response.headers["Cache-Control"] = "no-store"
     return response
 

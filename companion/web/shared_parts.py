@@ -38,14 +38,15 @@ MAX_TABLES = 4096  # parts kept, one per table, part and seated-or-not: the newe
 
 class Piece:
     """A rendered part, kept small: its HTML as UTF-8 (a str with one emoji in it takes four
-    bytes a character), and what every phone's stream sends of it, compressed once: its
-    lines as SSE `data:` lines, as raw deflate blocks, with their checksum and length."""
+    bytes a character), and compressed once for every phone, as a stream sends it (its lines
+    as SSE `data:` lines) and as a fragment's body has it: raw deflate blocks, with the
+    checksum and length of what they hold."""
 
-    __slots__ = ("_utf8", "_deflated", "_crc", "_size", "_zeros_crc")
+    __slots__ = ("_utf8", "_compressed")
 
     def __init__(self, html: str):
         self._utf8 = html.encode()
-        self._deflated = None
+        self._compressed = {}  # in_event -> (deflate blocks, CRC-32, length, CRC-32 of as many zeros)
 
     @property
     def html(self) -> Markup:
@@ -56,23 +57,28 @@ class Piece:
         same text the whole view gets, so the part may sit anywhere in it)."""
         return sse_lines(self._utf8.decode())
 
-    def deflated(self) -> bytes:
-        """The SSE text as raw deflate blocks ending byte-aligned: a compressed stream takes
-        them as they are, wherever they fall in it, since they refer to nothing before them."""
-        if self._deflated is None:
-            data = self.sse().encode()
+    def _made(self, in_event: bool):
+        found = self._compressed.get(in_event)
+        if found is None:
+            data = self.sse().encode() if in_event else self._utf8
             deflate = zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-            self._crc, self._size = zlib.crc32(data), len(data)
-            self._zeros_crc = _crc_of_zeros(self._size, 0)
-            self._deflated = deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
-        return self._deflated
+            found = self._compressed[in_event] = (
+                deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH),
+                zlib.crc32(data), len(data), _crc_of_zeros(len(data), 0))
+        return found
 
-    def crc_after(self, crc: int) -> tuple[int, int]:
-        """(the CRC-32 of what was sent before, whose CRC is `crc`, followed by this part's SSE
-        text; that text's length), without keeping the text: the CRC of a block after a prefix
-        is the block's own CRC plus the prefix's CRC moved on by as many zero bytes."""
-        self.deflated()
-        return _crc_of_zeros(self._size, crc) ^ self._zeros_crc ^ self._crc, self._size
+    def deflated(self, in_event: bool = True) -> bytes:
+        """The part as raw deflate blocks ending byte-aligned: a compressed stream or body
+        takes them as they are, wherever they fall in it, since they refer to nothing before
+        them. `in_event`: as the part stands in a `view` event, else as plain HTML."""
+        return self._made(in_event)[0]
+
+    def crc_after(self, crc: int, in_event: bool = True) -> tuple[int, int]:
+        """(the CRC-32 of what was sent before, whose CRC is `crc`, followed by this part;
+        the part's length), without keeping its text: the CRC of a block after a prefix is
+        the block's own CRC plus the prefix's CRC moved on by as many zero bytes."""
+        _, own, size, zeros = self._made(in_event)
+        return _crc_of_zeros(size, crc) ^ zeros ^ own, size
 
 
 _ZEROS = bytes(1 << 16)

@@ -37,34 +37,31 @@ MAX_TABLES = 4096  # parts kept, one per table, part and seated-or-not: the newe
 
 
 class Piece:
-    """A rendered part, kept small: its HTML as UTF-8 (a str with one emoji in it takes four
-    bytes a character), and compressed once for every phone, as a stream sends it (its lines
-    as SSE `data:` lines) and as a fragment's body has it: raw deflate blocks, with the
-    checksum and length of what they hold."""
+    """A rendered part, kept compressed: as a fragment's body has it (plain HTML) and as a
+    stream sends it (its lines as SSE `data:` lines), each as raw deflate blocks with the
+    checksum and length of what they hold, made once for every phone. The HTML itself is
+    not kept (a part of a view is some 15 KB, kept for every table): a view rendered for a
+    phone inflates it again, which costs a tenth of rendering it."""
 
-    __slots__ = ("_utf8", "_compressed")
+    __slots__ = ("_compressed",)
 
     def __init__(self, html: str):
-        self._utf8 = html.encode()
-        self._compressed = {}  # in_event -> (deflate blocks, CRC-32, length, CRC-32 of as many zeros)
+        self._compressed = {False: _compressed(html.encode())}
 
     @property
     def html(self) -> Markup:
-        return Markup(self._utf8.decode())
+        # Blocks ending in a sync flush, not a whole stream: a decompressor object takes them.
+        return Markup(zlib.decompressobj(-zlib.MAX_WBITS).decompress(self._compressed[False][0]).decode())
 
     def sse(self) -> str:
         """The part inside a `view` event: every line break starts a new `data:` line (the
         same text the whole view gets, so the part may sit anywhere in it)."""
-        return sse_lines(self._utf8.decode())
+        return sse_lines(self.html)
 
     def _made(self, in_event: bool):
         found = self._compressed.get(in_event)
         if found is None:
-            data = self.sse().encode() if in_event else self._utf8
-            deflate = zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-            found = self._compressed[in_event] = (
-                deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH),
-                zlib.crc32(data), len(data), _crc_of_zeros(len(data), 0))
+            found = self._compressed[in_event] = _compressed(self.sse().encode())
         return found
 
     def deflated(self, in_event: bool = True) -> bytes:
@@ -79,6 +76,13 @@ class Piece:
         the block's own CRC plus the prefix's CRC moved on by as many zero bytes."""
         _, own, size, zeros = self._made(in_event)
         return _crc_of_zeros(size, crc) ^ zeros ^ own, size
+
+
+def _compressed(data: bytes) -> tuple[bytes, int, int, int]:
+    """(raw deflate blocks ending byte-aligned, CRC-32, length, CRC-32 of as many zero bytes)."""
+    deflate = zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+    return (deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH), zlib.crc32(data), len(data),
+            _crc_of_zeros(len(data), 0))
 
 
 _ZEROS = bytes(1 << 16)
@@ -197,19 +201,26 @@ def renderer(table, game, *, seated: bool, act_url: str, private_actor=None, pie
         return names
 
     def shared_part(name: str) -> Markup:
-        env = app.jinja_env
+        def render() -> Markup:
+            return Markup(app.jinja_env.get_template(name).render(context()))
+
         if private_actor is not None:
-            piece = Piece(Markup(env.get_template(name).render(context())))
+            if pieces is None:
+                return render()
+            piece = Piece(render())
         else:
             cache = cache_of(app)
             key = (table.id, name, seated)
             piece = cache.get(key, stamp)
             if piece is None:
-                piece = Piece(Markup(env.get_template(name).render(context())))
+                html = render()
+                piece = Piece(html)
                 cache.renders += 1
                 cache.put(key, stamp, piece)
-        if pieces is None:
-            return piece.html
+                if pieces is None:
+                    return html
+            elif pieces is None:
+                return piece.html
         pieces.append(piece)
         return Markup(f"{_MARK}{len(pieces) - 1}\x00")
 

@@ -128,3 +128,19 @@ def test_a_tap_on_a_form_every_phone_shares_sends_a_request_id_of_this_phone(liv
     assert ana.locator("#wf-piles form input[name=rid]").first.get_attribute("value") == ""
     for watch in watches:
         watch.assert_clean()
+
+
+def test_each_phone_sees_its_own_board_marked_in_the_players_panel_every_phone_shares(live_server, phones):
+    ana, ben = phones(2)
+    code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
+    ana.get_by_role("button", name="I am Ana").click()
+    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
+    join(ben, live_server, code, "Ben")
+    for page, mine in ((ana, "Ana"), (ben, "Ben")):
+        page.locator("#wf-players > summary").click()
+        boards = page.locator("#wf-players article.player")
+        expect(boards).to_have_count(3)
+        marked = [boards.nth(i).evaluate("el => getComputedStyle(el).borderLeftWidth") == "4px"
+                  for i in range(3)]
+        names = [boards.nth(i).locator("header b").first.inner_text() for i in range(3)]
+        assert [n for n, m in zip(names, marked) if m] == [mine]

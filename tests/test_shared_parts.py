@@ -306,3 +306,17 @@ def test_a_gzipped_fragment_is_put_together_from_its_parts_and_reads_as_the_plai
     # A client offering brotli (over HTTPS) is left to the compressor that speaks it.
     brotli = ben.get(f"/t/{code}/view", headers={**HX, "Accept-Encoding": "br, gzip"})
     assert brotli.headers.get("Content-Encoding") == "br"
+
+
+def test_the_part_cache_keeps_the_newest_version_of_the_parts_used_last():
+    cache = shared_parts.PartCache(limit=2)
+    cache.put("a", 1, "a at 1")
+    assert cache.get("a", 1) == "a at 1" and cache.get("a", 2) is None  # another version: render again
+    cache.put("a", 2, "a at 2")
+    assert cache.get("a", 1) is None and cache.get("a", 2) == "a at 2"
+    cache.put("b", 1, "b")
+    assert cache.get("a", 2) == "a at 2"  # a used last: b is the oldest now
+    cache.put("c", 1, "c")
+    assert cache.get("b", 1) is None and cache.get("a", 2) == "a at 2" and cache.get("c", 1) == "c"
+    cache.clear()
+    assert cache.get("a", 2) is None

@@ -3,7 +3,7 @@
 A table view is rendered for one phone: its seat, "this phone", what it must do now, its
 own secret pick. Most of it, though (the numbers everyone looks at, the piles, the panels
 of corrections), is the same on every phone holding a seat, and rendering it again for
-each phone was most of what a move cost. Such a part lives in a template of its own,
+each phone was most of what a move cost in a process. Such a part lives in a template of its own,
 included with `{{ shared_part("game/_shared_x.html") }}`, and is rendered:
 
 - from the public view only (`game.view(state, None)`): no seat's secret pick can be in it;
@@ -33,7 +33,7 @@ from markupsafe import Markup
 
 from ..live import sse_lines
 
-MAX_TABLES = 4096  # parts kept, one per table, part and seated-or-not: the newest version only
+MAX_PARTS = 4096  # kept in a process: one per table, part and seated-or-not, the newest version only
 
 
 class Piece:
@@ -137,7 +137,7 @@ class PublicTable:
 class PartCache:
     """The newest render of each (table, part, seated) in this process."""
 
-    def __init__(self, limit: int = MAX_TABLES):
+    def __init__(self, limit: int = MAX_PARTS):
         self.limit = limit
         self._parts: OrderedDict = OrderedDict()
         self._lock = threading.Lock()
@@ -151,9 +151,9 @@ class PartCache:
             self._parts.move_to_end(key)
             return found[1]
 
-    def put(self, key, stamp, html) -> None:
+    def put(self, key, stamp, piece) -> None:
         with self._lock:
-            self._parts[key] = (stamp, html)
+            self._parts[key] = (stamp, piece)
             self._parts.move_to_end(key)
             while len(self._parts) > self.limit:
                 self._parts.popitem(last=False)

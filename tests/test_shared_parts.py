@@ -320,3 +320,22 @@ def test_the_part_cache_keeps_the_newest_version_of_the_parts_used_last():
     assert cache.get("b", 1) is None and cache.get("a", 2) == "a at 2" and cache.get("c", 1) == "c"
     cache.clear()
     assert cache.get("a", 2) is None
+
+
+def test_a_part_is_one_line_so_one_compressed_copy_serves_a_body_and_an_event():
+    piece = shared_parts.Piece('<ul>\n  <li title="a\r\nb">1</li>\r\n\t<li>2</li>\n</ul>\n')
+    assert piece.html == '<ul> <li title="a b">1</li> <li>2</li> </ul>'
+    assert piece.sse() == piece.html  # no line break: it stands on one `data:` line as it is
+    assert zlib.decompressobj(-zlib.MAX_WBITS).decompress(piece.deflated()) == piece.html.encode()
+    assert shared_parts.one_line("<b>x</b> <i>y</i>") == "<b>x</b> <i>y</i>"
+
+
+def test_no_shared_part_holds_text_whose_line_breaks_matter():
+    # Making a part one line is safe only where HTML reads a line break as a space.
+    templates = Path(__file__).resolve().parent.parent / "templates"
+    parts = sorted(templates.glob("*/_shared_*.html"))
+    assert len(parts) >= 8
+    for part in parts:
+        text = part.read_text().lower()
+        for tag in ("<pre", "<textarea", "<script", "<style"):
+            assert tag not in text, f"{part.name} holds {tag}>: its line breaks would be lost"

@@ -34,12 +34,13 @@ def _deflated(data: bytes) -> bytes:
     return deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)
 
 
-def _gzip_block(chunk, crc: int, size: int, in_event: bool = True) -> tuple[bytes, int, int]:
+def _gzip_block(chunk, crc: int, size: int) -> tuple[bytes, int, int]:
     """(the chunk as deflate blocks, the running checksum and length with it).
 
-    A chunk may be a list of text and shared parts (a pushed view, or a view's body with
-    `in_event` false): the text between parts is compressed here, each part's blocks were
-    compressed once for every phone and go in as they are (they refer to nothing before them)."""
+    A chunk may be a list of text and shared parts (a pushed view, or a view's body): the
+    text between parts is compressed here, each part's blocks were compressed once for every
+    phone and go in as they are (they refer to nothing before them; a part is one line, so
+    the same blocks serve an event and a body)."""
     if isinstance(chunk, list):
         blocks, text = [], []
         for part in chunk:
@@ -50,8 +51,8 @@ def _gzip_block(chunk, crc: int, size: int, in_event: bool = True) -> tuple[byte
                 block, crc, size = _gzip_block("".join(text), crc, size)
                 blocks.append(block)
                 text = []
-            blocks.append(part.deflated(in_event))
-            crc, length = part.crc_after(crc, in_event)
+            blocks.append(part.deflated())
+            crc, length = part.crc_after(crc)
             size += length
         if text:
             block, crc, size = _gzip_block("".join(text), crc, size)
@@ -85,7 +86,7 @@ def gzip_events(chunks):
 def gzip_body(chunk) -> bytes:
     """A whole response body as one gzip member, from text or a list of text and shared parts
     (a rendered view): the parts go in as compressed once for every phone."""
-    block, crc, size = _gzip_block(chunk, 0, 0, in_event=False)
+    block, crc, size = _gzip_block(chunk, 0, 0)
     return (GZIP_HEADER + block + b"\x01\x00\x00\xff\xff"
             + struct.pack("<II", crc, size & 0xFFFFFFFF))
 

@@ -36,6 +36,7 @@ import asyncio
 import gzip
 import json
 import random
+import re
 import resource
 import secrets
 import statistics
@@ -172,6 +173,15 @@ class Fleet:
             self.database.drop()
 
 
+def server_timing(header: str):
+    """(slot, app) in seconds from the server's `Server-Timing: slot;dur=..., app;dur=...`
+    (production_app gives it), or None."""
+    found = dict(re.findall(r"(\w+);dur=([0-9.]+)", header))
+    if "slot" not in found or "app" not in found:
+        return None
+    return float(found["slot"]) / 1000, float(found["app"]) / 1000
+
+
 class Club:
     def __init__(self, ports: list[int], n_tables: int, fetch_views: bool, deadline: Deadline,
                  push_views: bool = True):
@@ -185,6 +195,8 @@ class Club:
         self.errors: dict[str, int] = {}
         self.first_errors: list[str] = []
         self.post_times: dict[str, list] = {}
+        # (time unread, time waiting for the request slot, time in the app) per accepted post
+        self.post_parts: dict[str, list] = {}
         self.fetches: set = set()   # view fetches on their way
         self.phase = "setup"
 
@@ -336,6 +348,10 @@ class Club:
             return False
         table.version = shown
         self.post_times.setdefault(self.phase, []).append(took)
+        served = server_timing(reply.headers.get("server-timing", ""))
+        if served is not None:
+            slot, app = served
+            self.post_parts.setdefault(self.phase, []).append((max(0.0, took - slot - app), slot, app))
         return True
 
     # -- the phases ------------------------------------------------------------------------------
@@ -447,6 +463,7 @@ async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> di
         await club.paced(args.seconds, args.rate)
         result["latency"] = club.samples("latency")
         result["latency_posts"] = club.post_times.get("latency", [])
+        result["latency_post_parts"] = club.post_parts.get("latency", [])
         result["latency_cpu"] = (server.cpu_seconds() - cpu, time.process_time() - own,
                                  time.perf_counter() - wall, machine_busy_seconds() - busy)
         actors = min(args.actors, n_tables)
@@ -455,6 +472,7 @@ async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> di
         result["throughput"] = {"actors": actors, "accepted": sum(per_table), "per_table": per_table,
                                 "elapsed": elapsed,
                                 "posts": club.post_times.get("throughput", []),
+                                "post_parts": club.post_parts.get("throughput", []),
                                 "samples": club.samples("throughput"),
                                 "cpu": (server.cpu_seconds() - cpu, time.process_time() - own,
                                         time.perf_counter() - wall, machine_busy_seconds() - busy)}
@@ -471,6 +489,17 @@ async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> di
 def other_cpu(busy: float, server_cpu: float, client_cpu: float, wall: float) -> str:
     """What the rest of the machine used meanwhile: a busy neighbour disturbs the figures."""
     return f"{max(0.0, busy - server_cpu - client_cpu) / wall * 100:.0f}%"
+
+
+def print_post_parts(parts: list, p: float) -> None:
+    """Where a post's round trip went, from the server's Server-Timing: unread (in the
+    socket, waiting for the worker's event loop to read it), waiting for the request slot,
+    in the app. A wait that is not in the app is the server's scheduling, not the move."""
+    if not parts:
+        print("       (no Server-Timing in the answers: not the production app)")
+        return
+    for index, label in enumerate(("unread by the server", "waiting for the slot", "in the app")):
+        print(f"       of it, {label:21s}  {ms_summary([part[index] for part in parts], p)}")
 
 
 def report(server: Fleet, result: dict, args) -> None:
@@ -498,6 +527,7 @@ def report(server: Fleet, result: dict, args) -> None:
         if not args.no_fetch:
             print(f"     view shown,    last of 4 phones   {ms_summary(visible)}   ({'pushed by the stream' if not args.fetch_only else 'fetched after the update'})")
         print(f"     action post round trip            {ms_summary(posts)}")
+        print_post_parts(result["latency_post_parts"], 0.95)
         server_cpu, client_cpu, wall, busy = result["latency_cpu"]
         print(f"     CPU: {server.cpu_label} {server_cpu / wall * 100:.0f}% of one core "
               f"({server_cpu / max(1, len(posts)) * 1000:.1f} ms per action, the other phones' views included), "
@@ -512,6 +542,7 @@ def report(server: Fleet, result: dict, args) -> None:
         if posts:
             print(f"     time per action                   median {statistics.median(posts) * 1000:7.1f} ms   "
                   f"p99 {percentile(posts, 0.99) * 1000:7.1f} ms   worst {max(posts) * 1000:7.1f} ms")
+        print_post_parts(tp["post_parts"], 0.99)
         # Fair service gives every pressing table about the same number of actions; a
         # table starved for a while falls behind however fast the median is.
         spread = sorted(tp["per_table"])

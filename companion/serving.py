@@ -16,6 +16,7 @@ import collections
 import gc
 import sys
 import threading
+import time
 
 from . import create_app
 
@@ -81,10 +82,21 @@ class RequestSlots:
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO", "").endswith("/events"):
             return self.wsgi_app(environ, start_response)
+        asked = time.perf_counter()
+        slot = [0.0]
+
+        def timed_start_response(status, headers, exc_info=None):
+            # How long the request waited for its slot and then ran: a client subtracting
+            # both from its round trip sees how long it sat unread (bench/club.py does).
+            ran = time.perf_counter() - asked - slot[0]
+            headers.append(("Server-Timing", f"slot;dur={slot[0] * 1000:.1f}, app;dur={ran * 1000:.1f}"))
+            return start_response(status, headers, exc_info)
+
         # The response is complete when the app returns; sending it to a slow phone
         # happens after the slot is given back.
         with self.gate:
-            return self.wsgi_app(environ, start_response)
+            slot[0] = time.perf_counter() - asked
+            return self.wsgi_app(environ, timed_start_response)
 
 
 FULL_COLLECTION_EVERY = 100  # collections of the middle generation between two full ones (default 10)

@@ -368,6 +368,25 @@ def test_a_worker_runs_one_request_at_a_time_but_any_number_of_streams(in_order)
     assert sorted(answers) == [[b"page"]] * 6 + [[b"stream"]] * 2
 
 
+def test_an_answer_says_how_long_it_waited_for_its_slot_and_ran(monkeypatch):
+    from companion import serving
+
+    clock = iter([10.0, 10.25, 10.3])  # asked, slot taken, answer ready
+    monkeypatch.setattr(serving.time, "perf_counter", lambda: next(clock))
+
+    def inner_app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"page"]
+
+    sent = {}
+    body = serving.RequestSlots(inner_app, 1, in_order=True)(
+        {"PATH_INFO": "/t/ABCD/act", "REQUEST_METHOD": "POST"},
+        lambda status, headers, exc_info=None: sent.update(headers))
+    assert body == [b"page"]
+    # A client takes both from its round trip: the rest is the time its request sat unread.
+    assert sent["Server-Timing"] == "slot;dur=250.0, app;dur=50.0"
+
+
 def test_a_freed_slot_goes_to_the_request_that_waited_not_to_a_newcomer():
     from companion.serving import RequestSlots
 

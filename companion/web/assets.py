@@ -1,14 +1,13 @@
 """Static files and htmx (from the installed npm packages: no CDN), compressed once.
 
 Every asset is read, minified (the app's own scripts and stylesheets: the files in static/
-stay readable source) and compressed (brotli and gzip) once per process and served from
-memory. Its URL carries a fingerprint of its content, so a fingerprinted request may be
-cached for a year; a phone loads htmx once, not at every table.
+stay readable source) and compressed (brotli, and gzip with zopfli) once per process and
+served from memory. Its URL carries a fingerprint of its content, so a fingerprinted
+request may be cached for a year; a phone loads htmx once, not at every table.
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import mimetypes
 import os
@@ -18,6 +17,7 @@ from functools import lru_cache
 import brotli
 import rcssmin
 import rjsmin
+import zopfli.gzip
 from flask import Blueprint, Response, abort, current_app, request, url_for
 from werkzeug.security import safe_join
 
@@ -63,7 +63,10 @@ def _load(path: str, mtime: float) -> Asset:
     bodies = {"identity": raw}
     if mimetype.startswith(COMPRESSIBLE) and len(raw) > 256:
         bodies["br"] = brotli.compress(raw, quality=11)
-        bodies["gzip"] = gzip.compress(raw, compresslevel=9, mtime=0)
+        # Zopfli writes a gzip member some 2-3 % smaller than gzip -9 (htmx 16.9 KB -> 16.4 KB)
+        # for a plain-http phone, which gets no brotli; all the assets take it some 0.35 s
+        # once per process.
+        bodies["gzip"] = zopfli.gzip.compress(raw)
     # The fingerprint is of the body served, so it changes whenever what a phone gets does.
     return Asset(hashlib.sha256(raw).hexdigest()[:12], mimetype, bodies)
 

@@ -89,3 +89,141 @@ def test_the_fingerprint_follows_the_content(app, client, tmp_path):
     assert served(client, second).get_data() == b".a{color:blue}"
     assert "immutable" in served(client, second).headers["Cache-Control"]
     assert served(client, first).headers["Cache-Control"] == "no-cache"  # the old URL is not kept for a year
+
+
+# -- which pages load which stylesheets ------------------------------------------------------------
+# app.css is every page's; pages.css only the pages around a table (a table page goes without,
+# as its first load is the heaviest); history.css the history pages'. A class styled in one of
+# these must be styled in a stylesheet each page that uses it loads.
+
+SHARED_SHEETS = ("app.css", "pages.css", "history.css")
+GAMES = [("wicked-forest", 5, {"first_leader": "0"}),
+         ("woodland-wizards", 5, {"first_player": "0"}),
+         ("explorers-of-the-woodlands", 4,
+          {"first_player": "0", "heroes": ["xylia", "klethor", "shavi", "bethras"], "thorns": "regular"}),
+         ("mysterious-forest", 5, {"first_player": "0"})]
+GAME_SHEETS = {"wicked-forest": "wicked-forest.css", "woodland-wizards": "woodland-wizards.css",
+               "explorers-of-the-woodlands": "explorers.css", "mysterious-forest": "mysterious-forest.css"}
+
+
+def styled_classes(css: str) -> set:
+    """The class names a stylesheet's selectors name."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    css = re.sub(r"\{[^{}]*\}", "", css)  # the declarations, leaving selectors and at-rules
+    return set(re.findall(r"\.([A-Za-z_-][\w-]*)", css))
+
+
+SHEET_CLASSES = {p.name: styled_classes(p.read_text()) for p in STATIC.glob("*.css")}
+
+
+def test_styled_classes_reads_selectors_only():
+    assert styled_classes("/* .no */ .a, p.b:has(.c) > .d { margin: .5rem; }\n"
+                          "@media (x) { .e { width: 1.5px } }") == {"a", "b", "c", "d", "e"}
+    assert {"bottom-bar", "view", "qr"} <= SHEET_CLASSES["app.css"] | SHEET_CLASSES["pages.css"]
+
+
+def page_styles(client, url, headers=None):
+    """(stylesheet names the page links, classes it uses); every link must answer 200."""
+    resp = client.get(url, headers=headers or {})
+    assert resp.status_code == 200, url
+    html = resp.get_data(as_text=True)
+    hrefs = re.findall(r'<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]+)"', html)
+    for href in hrefs:
+        sheet = client.get(href.replace("&amp;", "&"))
+        assert sheet.status_code == 200 and sheet.mimetype == "text/css", href
+    names = [re.match(r"/static/([^?]+)", href).group(1) for href in hrefs]
+    used = {word for value in re.findall(r'\bclass="([^"]*)"', html) for word in value.split()}
+    return names, used
+
+
+def assert_styles_loaded(url, names, used):
+    loaded = set().union(*(SHEET_CLASSES[name] for name in names))
+    shared = set().union(*(SHEET_CLASSES[name] for name in SHARED_SHEETS))
+    unstyled = {cls: [s for s in SHARED_SHEETS if cls in SHEET_CLASSES[s]] for cls in (used & shared) - loaded}
+    assert not unstyled, f"{url} uses classes styled in a stylesheet it does not load: {unstyled}"
+
+
+def make_table(client, game, players, options):
+    resp = client.post("/api/tables", json={"game": game, "players": ["Ana", "Ben", "Cara", "Dan", "Eve"][:players],
+                                            "options": options})
+    assert resp.status_code == 201, resp.get_json()
+    return resp.get_json()["code"]
+
+
+@pytest.mark.parametrize("game,players,options", GAMES, ids=[g[0] for g in GAMES])
+def test_a_table_page_loads_its_stylesheets_and_not_the_other_pages(client, game, players, options):
+    code = make_table(client, game, players, options)
+    assert client.post(f"/api/tables/{code}/seats/0").status_code == 201
+    names, used = page_styles(client, f"/t/{code}")
+    assert names == ["app.css", GAME_SHEETS[game]]
+    assert {"view", "bottom-bar"} <= used
+    assert_styles_loaded(f"/t/{code}", names, used)
+    # A refresh swaps in the view alone: its classes are styled by what the page loaded.
+    _, fragment = page_styles(client, f"/t/{code}/view", {"HX-Request": "true"})
+    assert_styles_loaded(f"/t/{code}/view", names, fragment)
+
+
+def test_the_pages_around_a_table_load_pages_css(client):
+    from .history_fixture import stats_export
+
+    urls = ["/", "/history", "/history/stats", "/history/transfer", "/campaigns"]
+    for game, players, options in GAMES:
+        code = make_table(client, game, players, options)
+        urls += [f"/new/{game}", f"/join/{code}", f"/t/{code}/share", f"/t/{code}/log"]
+    made = client.post("/api/campaigns", json={"name": "Winter", "players": ["Ana", "Ben"],
+                                               "heroes": ["xylia", "klethor"], "first_player": 0,
+                                               "thorns": "regular"})
+    assert made.status_code == 201, made.get_json()
+    urls.append(f"/campaigns/{made.get_json()['id']}")
+    assert client.post("/api/history/import", json=stats_export()).status_code == 200
+    games = client.get("/api/history").get_json()["games"]
+    urls += [f"/history/{g['id']}" for g in games]
+    seen = set()
+    for url in urls:
+        names, used = page_styles(client, url)
+        assert names[:2] == ["app.css", "pages.css"], url
+        assert_styles_loaded(url, names, used)
+        seen |= used
+    # What pages.css styles is used on these pages: the split-off rules are not dead.
+    assert {"code-input", "join-form", "code-big", "qr", "seats", "seatno", "segmented", "mf-levels",
+            "won", "lost"} <= seen
+
+
+TABLE_TEMPLATES = [p for d in ["table", *GAME_SHEETS] for p in sorted((ROOT / "templates" / d).glob("*.html"))
+                   if p.name not in ("_options.html", "_record.html")]  # those two are the new-table page's
+
+
+def selectors(css: str) -> list:
+    """Each selector of a stylesheet, at-rules left out."""
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.S)
+    css = re.sub(r"\{[^{}]*\}", ";", css)
+    css = re.sub(r"@[^{;]*\{", ";", css)  # @media (...) {
+    return [part.strip() for chunk in css.split(";") for part in chunk.replace("}", "").split(",") if part.strip()]
+
+
+def test_selectors_splits_rules():
+    assert selectors(".a, p.b > .c { x: 1 }\n@media (y) { .d small { z: 2 } }") == [".a", "p.b > .c", ".d small"]
+
+
+def test_no_rule_a_table_page_needs_is_only_in_the_other_pages_stylesheets():
+    """Whatever state a table is in: no selector of pages.css or history.css could match a
+    table page, judged by every class its templates, forms.py and app.js name."""
+    sources = [p.read_text() for p in TABLE_TEMPLATES + [ROOT / "templates" / "base.html",
+                                                         ROOT / "companion" / "web" / "forms.py"]]
+    assert len(TABLE_TEMPLATES) > 20
+    named = set()
+    for text in sources:
+        for value in re.findall(r'\b(?:class|cls)="([^"]*)"', text):
+            named |= set(re.findall(r"[A-Za-z_-][\w-]*", re.sub(r"\{[{%#].*?[}%#]\}", " ", value)))
+    script = (STATIC / "app.js").read_text()
+    named |= set(re.findall(r'classList\.\w+\("([\w-]+)"', script))
+    named |= {w for value in re.findall(r'className = "([^"]*)"', script) for w in value.split()}
+    named |= {"error", "info"}  # the kinds of notice pages.py and app.js put in class="notice {{ kind }}"
+    assert {"bottom-bar", "btn", "small", "toast", "tap-guard", "notice"} <= named
+    could_match = []
+    for sheet in ("pages.css", "history.css"):
+        for selector in selectors((STATIC / sheet).read_text()):
+            classes = set(re.findall(r"\.([A-Za-z_-][\w-]*)", selector))
+            if classes and classes <= named:  # (history.css's own colours are set on :root)
+                could_match.append((sheet, selector))
+    assert not could_match

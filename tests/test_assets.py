@@ -74,6 +74,19 @@ def test_every_compressed_body_is_the_identity_body(app, client):
     assert packed >= len(OWN) + len(VENDOR_FILES)
 
 
+def test_small_files_are_compressed_when_that_makes_them_smaller(app, client, tmp_path):
+    for url in ("/static/icon.svg", "/static/manifest.webmanifest"):  # fetched with every first load
+        plain = served(client, url).get_data()
+        packed = served(client, url, "gzip")
+        assert packed.headers["Content-Encoding"] == "gzip", url
+        assert len(packed.get_data()) < len(plain) and gzip.decompress(packed.get_data()) == plain
+    app.static_folder = str(tmp_path)
+    (tmp_path / "tiny.css").write_text("p{margin:0}")
+    for coding in ("gzip", "gzip, deflate, br"):
+        resp = served(client, "/static/tiny.css", coding)  # compressed, it would only grow
+        assert "Content-Encoding" not in resp.headers and resp.get_data() == b"p{margin:0}"
+
+
 def test_the_fingerprint_follows_the_content(app, client, tmp_path):
     app.static_folder = str(tmp_path)
     style = tmp_path / "look.css"

@@ -6,6 +6,7 @@ dialect layer of pgstore.py, which runs these same statements on the same schema
 
 from __future__ import annotations
 
+import fcntl
 import json
 import sqlite3
 import threading
@@ -171,7 +172,9 @@ def connect(path: str) -> sqlite3.Connection:
     if is_postgres_url(path):
         from . import pgstore
         return pgstore.connect(path)
-    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False,
+                           factory=_Connection)
+    conn.writer_lock = _writer_lock_file(path)
     conn.row_factory = sqlite3.Row
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
@@ -196,6 +199,31 @@ def init_schema(conn: sqlite3.Connection) -> None:
 _writer = threading.Lock()
 
 
+class _Connection(sqlite3.Connection):
+    writer_lock = None  # the lock file every process writing this database shares, if any
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            if self.writer_lock is not None:
+                self.writer_lock.close()
+                self.writer_lock = None
+
+
+def _writer_lock_file(path: str):
+    """The writers of all processes queue on a lock file beside the database (flock), for
+    the same reason: a writer blocked there wakes the moment the lock is released, where
+    SQLite's busy handler polls with sleeps of 1, 2, 5... ms and, in a gevent worker,
+    freezes every phone of the worker for as long. An in-memory database has none."""
+    if not isinstance(path, str) or path in ("", ":memory:") or path.startswith("file:"):
+        return None
+    try:
+        return open(path + "-writers", "a+b")  # noqa: SIM115 (held as long as the connection)
+    except OSError:
+        return None  # a read-only folder: SQLite's own busy handler still orders the writers
+
+
 class Transaction:
     """BEGIN IMMEDIATE ... COMMIT: one writer at a time, so version checks are exact.
     On PostgreSQL the same with locks every app server shares (pgstore.WriteTransaction):
@@ -209,12 +237,23 @@ class Transaction:
         if self._other is not None:
             return self._other.__enter__()
         _writer.acquire()
+        lock = getattr(self.conn, "writer_lock", None)
         try:
+            if lock is not None:
+                fcntl.flock(lock, fcntl.LOCK_EX)
             self.conn.execute("BEGIN IMMEDIATE")
         except BaseException:
-            _writer.release()
+            self._release(lock)
             raise
         return self.conn
+
+    @staticmethod
+    def _release(lock) -> None:
+        try:
+            if lock is not None:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+        finally:
+            _writer.release()
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if self._other is not None:
@@ -225,7 +264,7 @@ class Transaction:
             else:
                 self.conn.execute("ROLLBACK")
         finally:
-            _writer.release()
+            self._release(getattr(self.conn, "writer_lock", None))
 
 
 def _table(row: sqlite3.Row | None) -> TableRow | None:
@@ -289,6 +328,12 @@ def get_stamps(conn, code: str) -> tuple[int, int] | None:
     """(version, seat_stamp) of a table, or None."""
     row = conn.execute("SELECT version, seat_stamp FROM game_table WHERE code = ?", (code,)).fetchone()
     return None if row is None else (row["version"], row["seat_stamp"])
+
+
+def get_marks(conn, code: str) -> tuple[int, int, int] | None:
+    """(id, version, seat_stamp) of a table, or None: what tells one state of it from another."""
+    row = conn.execute("SELECT id, version, seat_stamp FROM game_table WHERE code = ?", (code,)).fetchone()
+    return None if row is None else (row["id"], row["version"], row["seat_stamp"])
 
 
 def changed_since(conn, since: float) -> list[tuple[str, int, int, float]]:

@@ -16,7 +16,7 @@ from jinja2_fragments.flask import render_block
 from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
-from . import compression, forms, phone, shared_parts
+from . import compression, forms, phone, shared_parts, table_reads, templating
 
 bp = Blueprint("pages", __name__)
 # table/_macros.html hands the first three out as ui.form, ui.button and ui.stepper.
@@ -37,7 +37,7 @@ def _int_arg(raw):
 
 
 def view_context(table, held, as_seat=None, notice=None, notice_kind="error", just_chose=False,
-                 seat_rows=None, pieces=None):
+                 seat_rows=None, pieces=None, newest=None):
     """Everything the table templates need, with the game's view for this phone's seat.
 
     A phone passed around (several seats) shows a seat's own secret pick only in the answer
@@ -54,8 +54,9 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         # handed to one player for a private screen.
         viewer = None
     conn = get_db()
-    newest = tables.store.live_actions(conn, table.id, newest=tables.NEWEST_ROWS)
-    act_url = url_for("pages.act", code=table.code)
+    if newest is None:
+        newest = tables.store.live_actions(conn, table.id, newest=tables.NEWEST_ROWS)
+    act_url = templating.url_for("pages.act", code=table.code)
     clock = timers.view(table.snapshot.get("_clock"), time.time())
 
     def public_extras():
@@ -98,10 +99,11 @@ def ending_sentence(game, state: dict) -> str | None:
 
 
 def _context_for_phone(code, pieces=None, **options):
-    table = tables.load(get_db(), code)
-    seat_rows = tables.store.seats(get_db(), table.id)  # read once for held and the seat list
-    held = tables.seats_held(get_db(), table, phone.tokens(table.code), rows=seat_rows)
-    return view_context(table, held, seat_rows=seat_rows, pieces=pieces, **options)
+    # The table, its seats and newest moves as every phone's view reads them at this version.
+    reads = table_reads.cache_of(current_app).get(get_db(), code)
+    held = tables.seats_held(get_db(), reads.table, phone.tokens(reads.table.code), rows=reads.seat_rows)
+    return view_context(reads.table, held, seat_rows=reads.seat_rows, newest=reads.newest,
+                        pieces=pieces, **options)
 
 
 def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose=False):

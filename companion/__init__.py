@@ -133,5 +133,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     history.init_app(app)
     app.register_blueprint(campaigns.bp)
     app.register_blueprint(campaigns_api.bp)
+    app.jinja_env.globals["url_for"] = templating.url_for  # relative URLs built once each
     limits.limit_routes(app)
     return app

@@ -18,8 +18,10 @@ import brotli
 import rcssmin
 import rjsmin
 import zopfli.gzip
-from flask import Blueprint, Response, abort, current_app, request, url_for
+from flask import Blueprint, Response, abort, current_app, request
 from werkzeug.security import safe_join
+
+from . import templating
 
 bp = Blueprint("assets", __name__)
 
@@ -90,8 +92,8 @@ def asset_url(kind: str, name: str) -> str:
     asset = _asset(path)
     stamp = asset.stamp if asset else "missing"
     if kind == "vendor":
-        return url_for("assets.vendor", name=name, v=stamp)
-    return url_for("static", filename=name, v=stamp)
+        return templating.url_for("assets.vendor", name=name, v=stamp)
+    return templating.url_for("static", filename=name, v=stamp)
 
 
 def _coding(asset: Asset) -> str:

@@ -82,9 +82,11 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Each process looks for changes written by the other processes this often.
         STREAM_POLL_SECONDS=0.025,
         # A comment this often on every open stream, so a socket whose phone is gone fails
-        # (the kernel gives up after two unanswered). Each costs a wake-up and a write: 2,500
-        # open streams at a quiet club took 8-10 % of a core with 10 s, 7 % with 15 s.
-        STREAM_KEEPALIVE_SECONDS=15.0,
+        # (the kernel gives up after two unanswered) and a proxy never finds it idle (nginx's
+        # proxy_read_timeout is 60 s by default). Each costs a wake-up and a write, a loopback
+        # send costing about what rendering a view does: 2,500 open streams at a quiet club
+        # took 8-10 % of a core with 10 s, 7 % with 15 s, and 30 s halves what is left.
+        STREAM_KEEPALIVE_SECONDS=30.0,
         # Streams end after about this long; the phone reconnects and fetches the whole view.
         STREAM_MAX_SECONDS=300.0,
         CODE_GUESS_LIMIT="30 per minute",  # wrong table codes per address

@@ -112,7 +112,8 @@ class Hub:
 
     def answered(self, code: str, phone: str | None, version: int) -> None:
         """A phone's own tap was answered with the view at `version`: its stream here need
-        not render that version for it again (a stream in another process still does)."""
+        not render that version for it again. (A stream in another process learns it from
+        the table's `answered_by`, which the write stored with the version.)"""
         channel = self._channels.get(code)
         if channel is not None and phone is not None:
             channel.answered[phone] = version
@@ -187,9 +188,11 @@ class Hub:
 
     def _publish_changes(self, conn, since: float) -> float:
         newest = since
-        for code, version, seats, updated_at in store.changed_since(conn, since - OVERLAP_SECONDS):
+        for code, version, seats, updated_at, answered_by in store.changed_since(conn, since - OVERLAP_SECONDS):
             channel = self._channels.get(code)
             if channel is not None:
+                if answered_by:  # that phone's tap, made in another process, showed it this version
+                    channel.answered[answered_by] = version
                 channel.publish(version, seats)
             if updated_at > newest:
                 newest = updated_at

@@ -63,10 +63,13 @@ class ListeningHub(live.Hub):
             log.warning("live updates: could not read %s's version after a write", code)
 
     def _publish_notice(self, payload: str) -> None:
-        """A notice "code version seat_stamp" (store._NOTICE) wakes that table's streams;
-        "code version", as servers of an older release send it, still wakes them."""
+        """A notice "code version seat_stamp [answered_by]" (store._NOTICE) wakes that table's
+        streams; "code version", as servers of an older release send it, still wakes them."""
         code, _, stamps = payload.partition(" ")
         version, _, seats = stamps.partition(" ")
+        seats, _, answered_by = seats.partition(" ")
         channel = self._channels.get(code)
         if channel is not None and version.isdigit() and (seats.isdigit() or not seats):
+            if answered_by:  # that phone's tap, made on another server, showed it this version
+                channel.answered[answered_by] = int(version)
             channel.publish(int(version), int(seats or 0))

@@ -28,7 +28,10 @@ CREATE TABLE IF NOT EXISTS game_table (
     updated_at REAL NOT NULL,
     -- Moves with every seat taken or freed; apart from the version, which actions check
     -- strictly, so a phone joining never makes another phone's move stale.
-    seat_stamp INTEGER NOT NULL DEFAULT 0
+    seat_stamp INTEGER NOT NULL DEFAULT 0,
+    -- The phone whose tap made this version and was answered with its view (a hash of its
+    -- seat tokens), so that its stream in another process need not push it that view again.
+    answered_by TEXT
 );
 CREATE TABLE IF NOT EXISTS seat (
     table_id INTEGER NOT NULL REFERENCES game_table(id),
@@ -50,6 +53,18 @@ CREATE TABLE IF NOT EXISTS action (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS action_request
     ON action (table_id, request_id) WHERE request_id IS NOT NULL;
+-- The parts of a table's view that every seated phone sees alike, as the newest version's
+-- render left them (raw deflate blocks, web/shared_parts.py): a process whose phones need a
+-- part another process already rendered takes it from here instead of rendering it again.
+CREATE TABLE IF NOT EXISTS shared_part (
+    table_id INTEGER NOT NULL REFERENCES game_table(id),
+    part TEXT NOT NULL,
+    stamp TEXT NOT NULL,
+    deflated BLOB NOT NULL,
+    crc BIGINT NOT NULL,
+    size INTEGER NOT NULL,
+    PRIMARY KEY (table_id, part)
+);
 -- The options as they were asked for (e.g. "random"), so a rematch draws random choices again.
 CREATE TABLE IF NOT EXISTS table_request (
     table_id INTEGER PRIMARY KEY REFERENCES game_table(id),
@@ -159,7 +174,8 @@ POSTGRES_URL_PREFIXES = ("postgresql://", "postgres://")
 # On PostgreSQL every committed version bump is announced there as "CODE VERSION".
 LIVE_CHANNEL = "forest_table"
 # The NOTIFY a PostgreSQL write sends on LIVE_CHANNEL: "code version seat_stamp".
-_NOTICE = "pg_notify(?, code || ' ' || CAST(version AS TEXT) || ' ' || CAST(seat_stamp AS TEXT))"
+_NOTICE = ("pg_notify(?, code || ' ' || CAST(version AS TEXT) || ' ' || CAST(seat_stamp AS TEXT)"
+           " || COALESCE(' ' || answered_by, ''))")
 
 
 def is_postgres_url(target) -> bool:
@@ -192,6 +208,8 @@ def init_schema(conn: sqlite3.Connection) -> None:
     columns = {row["name"] for row in conn.execute("PRAGMA table_info(game_table)")}
     if "seat_stamp" not in columns:  # a database made before seats were pushed live
         conn.execute("ALTER TABLE game_table ADD COLUMN seat_stamp INTEGER NOT NULL DEFAULT 0")
+    if "answered_by" not in columns:  # made before answers were told to other processes
+        conn.execute("ALTER TABLE game_table ADD COLUMN answered_by TEXT")
 
 
 # Writers of one process queue here rather than in SQLite's busy handler, which sleeps
@@ -330,16 +348,35 @@ def get_stamps(conn, code: str) -> tuple[int, int] | None:
     return None if row is None else (row["version"], row["seat_stamp"])
 
 
+def put_shared_parts(conn, table_id: int, stamp: str, parts: list[tuple[str, bytes, int, int]]) -> None:
+    """Keep a table's newly rendered shared parts, (part, deflated, crc, size) each, for the
+    other processes: each replaces the table's older render of that part."""
+    with Transaction(conn):
+        conn.executemany(
+            "INSERT INTO shared_part (table_id, part, stamp, deflated, crc, size) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (table_id, part) DO UPDATE SET stamp = excluded.stamp,"
+            " deflated = excluded.deflated, crc = excluded.crc, size = excluded.size",
+            [(table_id, part, stamp, deflated, crc, size) for part, deflated, crc, size in parts])
+
+
+def shared_parts(conn, table_id: int, stamp: str) -> list[tuple[str, bytes, int, int]]:
+    """(part, deflated, crc, size) of the table's shared parts rendered at `stamp`."""
+    return [(row["part"], bytes(row["deflated"]), row["crc"], row["size"]) for row in conn.execute(
+        "SELECT part, deflated, crc, size FROM shared_part WHERE table_id = ? AND stamp = ?",
+        (table_id, stamp))]
+
+
 def get_marks(conn, code: str) -> tuple[int, int, int] | None:
     """(id, version, seat_stamp) of a table, or None: what tells one state of it from another."""
     row = conn.execute("SELECT id, version, seat_stamp FROM game_table WHERE code = ?", (code,)).fetchone()
     return None if row is None else (row["id"], row["version"], row["seat_stamp"])
 
 
-def changed_since(conn, since: float) -> list[tuple[str, int, int, float]]:
-    """(code, version, seat_stamp, updated_at) of every table written after `since`."""
+def changed_since(conn, since: float) -> list[tuple[str, int, int, float, str | None]]:
+    """(code, version, seat_stamp, updated_at, answered_by) of every table written after `since`."""
     return [tuple(row) for row in conn.execute(
-        "SELECT code, version, seat_stamp, updated_at FROM game_table WHERE updated_at > ?", (since,))]
+        "SELECT code, version, seat_stamp, updated_at, answered_by FROM game_table WHERE updated_at > ?",
+        (since,))]
 
 
 def versions_of(conn, codes: list[str]) -> list[tuple[str, int, int]]:
@@ -364,7 +401,7 @@ def set_seat_token(conn, table_id: int, seat: int, token_hash: str | None) -> No
         # Every server's phones see the seat change at once, not at the next resync.
         conn.execute(
             "WITH bumped AS (UPDATE game_table SET seat_stamp = seat_stamp + 1, updated_at = ?"
-            " WHERE id = ? RETURNING code, version, seat_stamp)"
+            " WHERE id = ? RETURNING code, version, seat_stamp, answered_by)"
             f" SELECT {_NOTICE} FROM bumped", (time.time(), table_id, LIVE_CHANNEL))
         return
     conn.execute("UPDATE game_table SET seat_stamp = seat_stamp + 1, updated_at = ? WHERE id = ?",
@@ -432,19 +469,21 @@ def mark_undone(conn, table_id: int, seq: int) -> None:
                  (time.time(), table_id, seq))
 
 
-def save_snapshot(conn, table_id: int, snapshot: dict) -> int:
-    """Store the new state and bump the version; return the new version."""
+def save_snapshot(conn, table_id: int, snapshot: dict, answered_by: str | None = None) -> int:
+    """Store the new state and bump the version; return the new version. `answered_by`: the
+    phone (Hub.answered) whose request is answered with the view at the new version."""
     if getattr(conn, "is_postgres", False):
         # One round trip: the bump, and the notice every server's listener gets at COMMIT
         # (and only if the transaction commits).
         return conn.execute(
             "WITH bumped AS (UPDATE game_table SET snapshot = ?, version = version + 1,"
-            " updated_at = ? WHERE id = ? RETURNING code, version, seat_stamp)"
+            " updated_at = ?, answered_by = ? WHERE id = ? RETURNING code, version, seat_stamp, answered_by)"
             f" SELECT version, {_NOTICE} FROM bumped",
-            (json.dumps(snapshot), time.time(), table_id, LIVE_CHANNEL)).fetchone()["version"]
+            (json.dumps(snapshot), time.time(), answered_by, table_id, LIVE_CHANNEL)).fetchone()["version"]
     conn.execute(
-        "UPDATE game_table SET snapshot = ?, version = version + 1, updated_at = ? WHERE id = ?",
-        (json.dumps(snapshot), time.time(), table_id),
+        "UPDATE game_table SET snapshot = ?, version = version + 1, updated_at = ?, answered_by = ?"
+        " WHERE id = ?",
+        (json.dumps(snapshot), time.time(), answered_by, table_id),
     )
     return conn.execute("SELECT version FROM game_table WHERE id = ?", (table_id,)).fetchone()["version"]
 
@@ -491,7 +530,7 @@ def delete_never_played(conn, created_before: float) -> int:
     no move, no clock, no undo); their codes are free again. Return how many."""
     never_played = f"version = 0 AND created_at < ? AND {_NOT_CAMPAIGN}"
     with Transaction(conn):
-        for child in ("seat", "action", "table_request", "played_game"):
+        for child in ("seat", "action", "table_request", "played_game", "shared_part"):
             conn.execute(f"DELETE FROM {child} WHERE table_id IN"
                          f" (SELECT id FROM game_table WHERE {never_played})", (created_before,))
         return conn.execute(f"DELETE FROM game_table WHERE {never_played}", (created_before,)).rowcount

@@ -383,8 +383,10 @@ def _check_request_id(request_id):
     return request_id
 
 
-def apply_action(conn, code, held: list[int], seat, action, raw_params, version, request_id=None) -> Outcome:
-    """Apply one action for a seat this phone holds; raise TableError or Stale to refuse."""
+def apply_action(conn, code, held: list[int], seat, action, raw_params, version, request_id=None,
+                 answered_by: str | None = None) -> Outcome:
+    """Apply one action for a seat this phone holds; raise TableError or Stale to refuse.
+    `answered_by`: the phone that gets the new view in the answer (live.Hub.answered)."""
     table = load(conn, code)
     game = get_game(table.game)
     acting = _check_seat(table, seat, held)
@@ -428,7 +430,7 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
             # Without the wiped rows the fold is the truth (the clock may have started with one).
             state = fold(game, table.players, table.options, store.live_actions(conn, table.id))
             events = list(state.get("events", []))
-        new_version = store.save_snapshot(conn, table.id, state)
+        new_version = store.save_snapshot(conn, table.id, state, answered_by)
     return Outcome(new_version, events=events)
 
 
@@ -535,7 +537,7 @@ def undo_preview(conn, table: store.TableRow, held: list[int], newest=None) -> U
     return undo_plan(game, table, actions, table.snapshot, held)
 
 
-def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
+def undo(conn, code, held: list[int], version, request_id=None, answered_by: str | None = None) -> Outcome:
     """Drop the last live move and fold again, as undo_plan says, or refuse as it says."""
     table = load(conn, code)
     game = get_game(table.game)
@@ -566,7 +568,7 @@ def undo(conn, code, held: list[int], version, request_id=None) -> Outcome:
             # A marker row, itself never live, so that a retried undo is recognised.
             marker = store.append_action(conn, table.id, None, "_undo", {"undid": plan.last.seq}, request_id)
             store.mark_undone(conn, table.id, marker)
-        new_version = store.save_snapshot(conn, table.id, state)
+        new_version = store.save_snapshot(conn, table.id, state, answered_by)
     text = plan.text
     if len(plan.undone) > 1:
         text += f"; the {len(plan.undone)} choices it revealed are undone too: everyone chooses again"

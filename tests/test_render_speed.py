@@ -171,3 +171,88 @@ def test_dict_attributes_in_templates_read_as_jinja_reads_them(sqlite_app):
     assert env.from_string("{{ v['items'] }}").render(v=view) == "a key named like a method"
     assert env.from_string("{{ v.missing is defined }}").render(v=view) == "False"
     assert env.from_string("{{ v.missing|default('-') }}").render(v=view) == "-"
+
+
+def test_the_phones_of_a_table_take_one_read_of_it_per_version(sqlite_app):
+    from companion.web import table_reads
+    code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
+    cache = table_reads.cache_of(sqlite_app)
+    before = cache.reads
+    for phone in phones:
+        assert phone.get(f"/t/{code}/view", headers=HX).status_code == 200
+    assert cache.reads - before == 1
+    # A move: read again, once, and every phone shows it.
+    version = phones[0].get(f"/api/tables/{code}").get_json()["version"]
+    assert phones[0].post(f"/api/tables/{code}/actions", headers={"Origin": "http://localhost"}, json={
+        "action": "set_draw_pile", "params": {"count": 13}, "version": version}).status_code == 200
+    for phone in phones:
+        assert "<b>13</b><span>Draw pile" in phone.get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    assert cache.reads - before == 2
+
+
+def test_a_seat_freed_at_the_same_version_is_read_afresh(sqlite_app):
+    from companion.web import table_reads
+    code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
+    assert "(this phone)" in phones[1].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    reads = table_reads.cache_of(sqlite_app).reads
+    with sqlite_app.app_context():
+        conn = db_module.get_db()
+        store.set_seat_token(conn, store.get_table(conn, code).id, 1, None)  # the seat stamp moves
+    html = phones[1].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    assert table_reads.cache_of(sqlite_app).reads == reads + 1
+    assert "(this phone)" not in html and "You are watching this table" in html
+
+
+@pytest.mark.parametrize("game", ["wicked-forest", "woodland-wizards", "explorers-of-the-woodlands",
+                                  "mysterious-forest"])
+def test_rendering_views_changes_nothing_in_the_state_the_phones_share(sqlite_app, game):
+    import copy
+
+    from companion.web import table_reads
+    from .test_shared_parts import NAMES, seated_table
+    code, phones = seated_table(sqlite_app, game, NAMES)
+    watcher = sqlite_app.test_client()
+    with sqlite_app.test_request_context():
+        reads = table_reads.cache_of(sqlite_app).get(db_module.get_db(), code)
+    kept = copy.deepcopy((reads.table, list(map(dict, reads.seat_rows)), reads.newest))
+    for phone in [*phones, watcher]:
+        assert phone.get(f"/t/{code}/view", headers=HX).status_code == 200
+        assert phone.get(f"/t/{code}").status_code == 200
+    with sqlite_app.test_request_context():
+        again = table_reads.cache_of(sqlite_app).get(db_module.get_db(), code)
+    assert again is reads  # the same copy served them all...
+    assert (again.table, list(map(dict, again.seat_rows)), again.newest) == kept  # ...left as it was
+
+
+def test_writers_of_every_process_queue_on_the_databases_lock_file(tmp_path):
+    import fcntl
+    path = str(tmp_path / "w.sqlite")
+    conn = store.connect(path)
+    store.init_schema(conn)
+    # Another process's writer: its own open file, so flock tells the two apart.
+    with open(path + "-writers", "a+b") as other:
+        with store.Transaction(conn):
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free once the write committed
+        fcntl.flock(other, fcntl.LOCK_UN)
+        with pytest.raises(RuntimeError):
+            with store.Transaction(conn):
+                raise RuntimeError("a write that fails")
+        fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a failed write frees it too
+        fcntl.flock(other, fcntl.LOCK_UN)
+    conn.close()
+    assert store.connect(":memory:").writer_lock is None
+
+
+def test_remembered_urls_are_flasks_for_each_script_root(sqlite_app):
+    import flask
+    from companion.web import templating
+    for root in ("", "/club"):
+        with sqlite_app.test_request_context("/", base_url=f"http://localhost{root}"):
+            for _ in range(2):  # built, then remembered
+                assert templating.url_for("pages.act", code="ABCD") == flask.url_for("pages.act", code="ABCD")
+                assert templating.url_for("pages.act", code="ABCD") == f"{root}/t/ABCD/act"
+            assert templating.url_for("pages.act", code="WXYZ") == f"{root}/t/WXYZ/act"
+            external = templating.url_for("pages.act", code="ABCD", _external=True)
+            assert external.startswith("http://") and external.endswith(f"{root}/t/ABCD/act")

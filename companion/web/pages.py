@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import time
@@ -118,6 +119,7 @@ def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose
                              notice=None if request.htmx else notice, notice_kind=notice_kind)
     if request.htmx:
         html = render_block("table/page.html", "view", **ctx)
+        ctx["shared_part"].share()
         if pieces is None:
             response = Response(html)
         else:
@@ -129,6 +131,7 @@ def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose
             _toast(response, notice, notice_kind)
     else:
         response = Response(render_template("table/page.html", **ctx))
+        ctx["shared_part"].share()
     response.headers["Vary"] = ", ".join(filter(None, ("HX-Request, Cookie", response.headers.get("Vary"))))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -289,13 +292,15 @@ def act(code):
     seat = _int_arg(form.get("seat"))
     if form.get("seat") not in (None, "") and seat is None:
         return _respond_to_refusal(code, tables.Forbidden("This phone does not hold that seat."))
+    # The answer carries the new view: this phone's stream, in any process, need not.
+    answered_by = _phone_key(table.code) if request.htmx else None
     try:
         outcome = tables.apply_action(get_db(), code, held, seat, form.get("action"), params,
-                                      form.get("version"), form.get("rid"))
+                                      form.get("version"), form.get("rid"), answered_by=answered_by)
     except tables.TableError as exc:
         return _respond_to_refusal(code, exc)
-    if request.htmx:  # the answer carries the new view: this phone's stream need not
-        live_hub().answered(table.code, _phone_key(table.code), outcome.version)
+    if answered_by:
+        live_hub().answered(table.code, answered_by, outcome.version)
     live_hub().notify(code)
     passed_to = _int_arg(form.get("as"))
     spec = get_game(table.game).ACTIONS.get(form.get("action"))
@@ -310,12 +315,14 @@ def act(code):
 def undo(code):
     table = tables.load(get_db(), code)
     held = phone.held_seats(table)
+    answered_by = _phone_key(table.code) if request.htmx else None
     try:
-        outcome = tables.undo(get_db(), code, held, request.form.get("version"), request.form.get("rid"))
+        outcome = tables.undo(get_db(), code, held, request.form.get("version"), request.form.get("rid"),
+                              answered_by=answered_by)
     except tables.TableError as exc:
         return _respond_to_refusal(code, exc)
-    if request.htmx:
-        live_hub().answered(table.code, _phone_key(table.code), outcome.version)
+    if answered_by:
+        live_hub().answered(table.code, answered_by, outcome.version)
     live_hub().notify(code)
     return _respond_after_write(code, " ".join(outcome.events) or None, kind="info")
 
@@ -375,7 +382,9 @@ def _view_pusher(code: str):
                 # The view as `GET /t/<code>/view` answers it, its shared parts kept apart:
                 # the stream sends their copy made once for every phone.
                 pieces = []
-                html = render_block("table/page.html", "view", **_context_for_phone(code, pieces))
+                context = _context_for_phone(code, pieces)
+                html = render_block("table/page.html", "view", **context)
+                context["shared_part"].share()
                 return shared_parts.split_marked(html, pieces)
         except Exception:  # the phone fetches its view after the update instead
             app.logger.exception("rendering a pushed view of table %s failed", code)
@@ -384,9 +393,13 @@ def _view_pusher(code: str):
 
 
 def _phone_key(code: str) -> str | None:
-    """Names this phone's stream for `Hub.answered`: its seat tokens at the table (None
+    """Names this phone's stream for `Hub.answered`: a digest of its seat tokens at the
+    table, stored with a version it was answered with, so never the tokens themselves (None
     for a phone with none: phones watching are not told apart)."""
-    return "|".join(sorted(phone.tokens(code))) or None
+    tokens = sorted(phone.tokens(code))
+    if not tokens:
+        return None
+    return hashlib.sha256("|".join(tokens).encode()).hexdigest()[:24]
 
 
 @bp.get("/t/<code>/qr.svg")

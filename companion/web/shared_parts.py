@@ -34,6 +34,9 @@ from flask import current_app, request
 from jinja2 import StrictUndefined
 from markupsafe import Markup
 
+from .. import store
+from ..db import get_db
+
 MAX_PARTS = 4096  # kept in a process: one per table, part and seated-or-not, the newest version only
 
 
@@ -47,8 +50,20 @@ class Piece:
 
     __slots__ = ("_compressed",)
 
-    def __init__(self, html: str):
-        self._compressed = _compressed(one_line(html).encode())
+    def __init__(self, html: str | None):
+        if html is not None:
+            self._compressed = _compressed(one_line(html).encode())
+
+    @classmethod
+    def stored(cls, deflated: bytes, crc: int, size: int) -> "Piece":
+        """A part as another process rendered and kept it (`store.shared_parts`)."""
+        piece = cls(None)
+        piece._compressed = (deflated, crc, size, _crc_of_zeros(size, 0))
+        return piece
+
+    def to_store(self) -> tuple[bytes, int, int]:
+        deflated, crc, size, _ = self._compressed
+        return deflated, crc, size
 
     @property
     def html(self) -> Markup:
@@ -180,49 +195,72 @@ def _no_request_id() -> str:
     return ""  # filled in by the page when the form is tapped
 
 
-def renderer(table, game, *, seated: bool, act_url: str, private_actor=None, pieces=None,
-             extras=None):
+class renderer:
     """`shared_part(name)` for one view: the part's HTML, from this process's cache when
-    another phone's view at the same version already rendered it. With `pieces` (a view
-    rendered for a stream), the part goes there and a mark stands in the view instead.
-    `extras()` gives what the parts read besides the public view (the same for every phone
-    at this version and seat stamp: the public log, the clock's setting), asked for only
-    when a part is rendered."""
-    app = current_app._get_current_object()
-    public = None
-    # Part of the key: what a part's links are built from (the same for every phone of one
-    # server, unless a proxy mounts the app under different prefixes).
-    root = request.script_root if request else ""
-    stamp = (table.created_at, table.version, table.seat_stamp, root)
+    another phone's view at the same version already rendered it, else from the database
+    when another process did (`share()` keeps what this view rendered there for them). With
+    `pieces` (a view rendered for a stream), the part goes there and a mark stands in the
+    view instead. `extras()` gives what the parts read besides the public view (the same for
+    every phone at this version and seat stamp: the public log, the clock's setting), asked
+    for only when a part is rendered."""
 
-    def context():
-        nonlocal public
-        if public is None:
-            public = game.view(table.snapshot, None)
-        names = {"table": PublicTable(table), "game": game, "v": public, "seated": seated,
-                 "actor": private_actor, "new_rid": _no_request_id, "act_url": act_url,
-                 **(extras() if extras is not None else {})}
+    def __init__(self, table, game, *, seated: bool, act_url: str, private_actor=None, pieces=None,
+                 extras=None):
+        self.app = current_app._get_current_object()
+        self.table, self.game, self.seated, self.act_url = table, game, seated, act_url
+        self.private_actor, self.pieces, self.extras = private_actor, pieces, extras
+        self._public = None
+        # Part of the key: what a part's links are built from (the same for every phone of
+        # one server, unless a proxy mounts the app under different prefixes).
+        root = request.script_root if request else ""
+        self.stamp = (table.created_at, table.version, table.seat_stamp, root)
+        self._looked_up = False  # whether the database was asked for this stamp's parts yet
+        self._rendered: list = []  # (name, piece) rendered here, for share()
+
+    def _context(self) -> dict:
+        if self._public is None:
+            self._public = self.game.view(self.table.snapshot, None)
+        names = {"table": PublicTable(self.table), "game": self.game, "v": self._public,
+                 "seated": self.seated, "actor": self.private_actor, "new_rid": _no_request_id,
+                 "act_url": self.act_url, **(self.extras() if self.extras is not None else {})}
         for hidden in ("request", "session", "g", "held", "viewer", "me", "private", "seats"):
             names[hidden] = _NotInSharedPart(name=hidden, hint=f"'{hidden}' is not for a shared part")
         return names
 
-    def shared_part(name: str) -> Markup:
-        def render() -> Markup:
-            return Markup(one_line(app.jinja_env.get_template(name).render(context())))
+    def _render(self, name: str) -> Markup:
+        return Markup(one_line(self.app.jinja_env.get_template(name).render(self._context())))
 
-        if private_actor is not None:
+    def _stored_name(self, name: str) -> str:
+        return f"{name}|{'seated' if self.seated else 'watching'}"
+
+    def _look_up_stored(self, cache) -> None:
+        """Every part of this stamp another process kept, into this process's cache."""
+        self._looked_up = True
+        suffix = self._stored_name("")
+        for stored, deflated, crc, size in store.shared_parts(get_db(), self.table.id, _stamp_text(self.stamp)):
+            if stored.endswith(suffix):
+                cache.put((self.table.id, stored[:-len(suffix)], self.seated), self.stamp,
+                          Piece.stored(deflated, crc, size))
+
+    def __call__(self, name: str) -> Markup:
+        pieces = self.pieces
+        if self.private_actor is not None:
             if pieces is None:
-                return render()
-            piece = Piece(render())
+                return self._render(name)
+            piece = Piece(self._render(name))
         else:
-            cache = cache_of(app)
-            key = (table.id, name, seated)
-            piece = cache.get(key, stamp)
+            cache = cache_of(self.app)
+            key = (self.table.id, name, self.seated)
+            piece = cache.get(key, self.stamp)
+            if piece is None and not self._looked_up:
+                self._look_up_stored(cache)
+                piece = cache.get(key, self.stamp)
             if piece is None:
-                html = render()
+                html = self._render(name)
                 piece = Piece(html)
                 cache.renders += 1
-                cache.put(key, stamp, piece)
+                cache.put(key, self.stamp, piece)
+                self._rendered.append((name, piece))
                 if pieces is None:
                     return html
             elif pieces is None:
@@ -230,4 +268,21 @@ def renderer(table, game, *, seated: bool, act_url: str, private_actor=None, pie
         pieces.append(piece)
         return Markup(f"{_MARK}{len(pieces) - 1}\x00")
 
-    return shared_part
+    def share(self) -> None:
+        """Keep the parts this view rendered in the database, for the other processes (a
+        part every seated phone sees is the same whichever process renders it). A view whose
+        parts cannot be kept is still answered: the others render them then."""
+        rendered, self._rendered = self._rendered, []
+        if not rendered:
+            return
+        try:
+            store.put_shared_parts(get_db(), self.table.id, _stamp_text(self.stamp),
+                                   [(self._stored_name(name), *piece.to_store()) for name, piece in rendered])
+        except Exception:  # noqa: BLE001 (the answer goes out whatever the database said)
+            self.app.logger.warning("keeping the shared parts of table %s failed", self.table.code,
+                                    exc_info=True)
+
+
+def _stamp_text(stamp: tuple) -> str:
+    created_at, version, seat_stamp, root = stamp
+    return f"{created_at!r}|{version}|{seat_stamp}|{root}"

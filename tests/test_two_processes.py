@@ -1,0 +1,136 @@
+"""What one worker process learns from another through the database, so a move costs the
+server less: the shared parts of a view rendered by one process are taken by the other
+instead of being rendered again, and the phone whose tap was answered with its view is not
+pushed that view again by its stream in the other process. Two apps on one SQLite file stand
+for two worker processes: each has its own caches and its own live-update hub."""
+
+import re
+
+from companion import create_app, store
+from companion.web import shared_parts
+from companion.web.limits import limiter
+
+from .test_pushed_views import views_in
+from .test_secrecy import normalise
+from .test_serving import StreamReader
+from .test_shared_parts import NAMES, OPTIONS
+
+HX = {"HX-Request": "true"}
+ORIGIN = {"Origin": "http://localhost"}
+COOKIE = "forest_table"
+
+
+def two_processes(tmp_path):
+    settings = {"TESTING": True, "DATABASE": str(tmp_path / "club.sqlite"), "SECRET_KEY": "club",
+                "LAN_ADDRESS": "127.0.0.1", "STREAM_POLL_SECONDS": 0.02,
+                "STREAM_KEEPALIVE_SECONDS": 0.1, "STREAM_MAX_SECONDS": 5.0,
+                "CODE_GUESS_LIMIT": "100000 per minute"}
+    first, second = create_app(dict(settings)), create_app(dict(settings))
+    limiter.reset()
+    return first, second
+
+
+def seated(first, game="wicked-forest"):
+    phones = [first.test_client() for _ in NAMES]
+    reply = phones[0].post("/api/tables", headers=ORIGIN,
+                           json={"game": game, "players": NAMES, "options": OPTIONS[game]})
+    assert reply.status_code == 201
+    code = reply.get_json()["code"]
+    for seat, phone in enumerate(phones):
+        assert phone.post(f"/api/tables/{code}/seats/{seat}", headers=ORIGIN).status_code == 201
+    return code, phones
+
+
+def same_phone_in(app, phone):
+    """The phone's cookie (its seats) on a client of the other process."""
+    other = app.test_client()
+    other.set_cookie(COOKIE, phone.get_cookie(COOKIE).value)
+    return other
+
+
+def view(phone, code):
+    resp = phone.get(f"/t/{code}/view", headers=HX)
+    assert resp.status_code == 200
+    return resp.get_data(as_text=True)
+
+
+def tap_set_draw_pile(phone, code, count):
+    version = phone.get(f"/api/tables/{code}").get_json()["version"]
+    return phone.post(f"/t/{code}/act", headers=HX, data={
+        "action": "set_draw_pile", "count": str(count), "version": str(version), "rid": f"tap-{version}"})
+
+
+def test_parts_one_process_rendered_are_taken_by_the_other_not_rendered_again(tmp_path):
+    first, second = two_processes(tmp_path)
+    code, phones = seated(first)
+    in_second = same_phone_in(second, phones[2])
+    first_cache, second_cache = shared_parts.cache_of(first), shared_parts.cache_of(second)
+    before = (first_cache.renders, second_cache.renders)
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200  # renders the new version's parts
+    rendered = first_cache.renders - before[0]
+    assert rendered >= 2
+    shown = view(in_second, code)
+    assert second_cache.renders == before[1]  # none rendered in the second process
+    assert "17" in shown and 'data-version="1"' in shown
+    # Exactly what the first process shows the same phone.
+    assert normalise(shown) == normalise(view(phones[2], code))
+
+
+def test_a_part_kept_for_an_older_version_is_never_taken(tmp_path):
+    first, second = two_processes(tmp_path)
+    code, phones = seated(first)
+    in_second = same_phone_in(second, phones[1])
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200
+    # A move through the JSON API renders no view: nothing is kept for its version.
+    version = phones[0].get(f"/api/tables/{code}").get_json()["version"]
+    assert phones[0].post(f"/api/tables/{code}/actions", headers=ORIGIN, json={
+        "action": "set_draw_pile", "params": {"count": 9}, "version": version}).status_code == 200
+    before = shared_parts.cache_of(second).renders
+    shown = view(in_second, code)
+    assert shared_parts.cache_of(second).renders > before  # rendered afresh
+    assert re.search(r"<b>9</b><span>Draw pile", shown) and not re.search(r"<b>17</b><span>Draw pile", shown)
+
+
+def test_a_watching_phone_never_takes_the_parts_made_for_seated_phones(tmp_path):
+    first, second = two_processes(tmp_path)
+    code, phones = seated(first)
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200
+    watching = view(second.test_client(), code)
+    assert "set_draw_pile" not in watching and "Draw pile" in watching
+
+
+def test_the_tapping_phones_stream_in_another_process_is_not_pushed_its_answered_view(tmp_path):
+    first, second = two_processes(tmp_path)
+    code, phones = seated(first)
+    tapper, other = same_phone_in(second, phones[0]), same_phone_in(second, phones[1])
+    streams = [StreamReader(client.get(f"/t/{code}/events?v=0&s={seats}&views=1"))
+               for client, seats in ((tapper, 4), (other, 4))]
+    try:
+        for stream in streams:
+            stream.until(r"retry: \d+")
+        assert tap_set_draw_pile(phones[0], code, 17).status_code == 200  # answered with the view
+        tapped = streams[0].until(r"event: update\ndata: 1\n\n")
+        assert views_in(tapped) == []
+        assert ['data-version="1"' in html for html in views_in(streams[1].until(r"event: update\ndata: 1\n\n"))] == [True]
+        # A move whose answer carries no view (the JSON API): its stream pushes the view.
+        assert phones[0].post(f"/api/tables/{code}/actions", headers=ORIGIN, json={
+            "action": "set_draw_pile", "params": {"count": 9}, "version": 1}).status_code == 200
+        pushed = views_in(streams[0].until(r"event: update\ndata: 2\n\n"))
+        assert ['data-version="2"' in html for html in pushed] == [True]
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_what_marks_an_answer_is_a_digest_not_the_phones_seat_tokens(tmp_path):
+    first, _ = two_processes(tmp_path)
+    code, phones = seated(first)
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200
+    conn = store.connect(first.config["DATABASE"])
+    try:
+        stored = conn.execute("SELECT answered_by FROM game_table WHERE code = ?", (code,)).fetchone()[0]
+    finally:
+        conn.close()
+    cookie = phones[0].get_cookie(COOKIE).value
+    assert re.fullmatch(r"[0-9a-f]{24}", stored)
+    assert stored not in cookie

@@ -191,8 +191,7 @@ class Hub:
         for code, version, seats, updated_at, answered_by in store.changed_since(conn, since - OVERLAP_SECONDS):
             channel = self._channels.get(code)
             if channel is not None:
-                if answered_by:  # that phone's tap, made in another process, showed it this version
-                    channel.answered[answered_by] = version
+                _note_answer(channel, answered_by, version)
                 channel.publish(version, seats)
             if updated_at > newest:
                 newest = updated_at
@@ -206,6 +205,15 @@ class Hub:
                 channel = self._channels.get(code)
                 if channel is not None:
                     channel.publish(version, seats)
+
+
+def _note_answer(channel: Channel, phone: str | None, version: int) -> None:
+    """A version another process made and answered `phone`'s tap with: its stream here
+    need not push it. Only news counts: a stream opened after that version was made never
+    saw it, so it shows the phone what it may have missed (whether a watcher's overlap
+    happens to report the write again must change nothing a phone is sent)."""
+    if phone and channel.version is not None and version > channel.version:
+        channel.answered[phone] = version
 
 
 def event_stream(hub: Hub, code: str, known_version: int | None, *,

@@ -70,6 +70,5 @@ class ListeningHub(live.Hub):
         seats, _, answered_by = seats.partition(" ")
         channel = self._channels.get(code)
         if channel is not None and version.isdigit() and (seats.isdigit() or not seats):
-            if answered_by:  # that phone's tap, made on another server, showed it this version
-                channel.answered[answered_by] = int(version)
+            live._note_answer(channel, answered_by, int(version))  # a tap answered on another server
             channel.publish(int(version), int(seats or 0))

@@ -134,3 +134,28 @@ def test_what_marks_an_answer_is_a_digest_not_the_phones_seat_tokens(tmp_path):
     cookie = phones[0].get_cookie(COOKIE).value
     assert re.fullmatch(r"[0-9a-f]{24}", stored)
     assert stored not in cookie
+
+
+def test_only_news_of_an_answer_spares_a_stream_its_view(tmp_path):
+    """A watcher's overlap reads a write again, and a stream may open after the write: the
+    answer it names must then change nothing (the stream shows the phone what it missed)."""
+    from companion import live
+    first, _ = two_processes(tmp_path)
+    code, phones = seated(first)
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200  # version 1, answered
+    hub = live.Hub(first.config["DATABASE"])
+    conn = store.connect(first.config["DATABASE"])
+    try:
+        (answered_by,) = conn.execute("SELECT answered_by FROM game_table WHERE code = ?", (code,)).fetchone()
+        opened_after = live.Channel(code, None)
+        opened_after.publish(1)
+        hub._channels[code] = opened_after
+        hub._publish_changes(conn, 0.0)
+        assert opened_after.answered == {}
+        open_before = live.Channel(code, None)
+        open_before.publish(0)
+        hub._channels[code] = open_before
+        hub._publish_changes(conn, 0.0)
+        assert open_before.answered == {answered_by: 1} and open_before.version == 1
+    finally:
+        conn.close()

@@ -444,6 +444,30 @@ def _body(reply) -> bytes:
     return reply.body
 
 
+class LoopLag:
+    """How late this client's own event loop runs a callback asked for every `step` seconds:
+    a round trip measured here includes the time this process took to get to the answer, so
+    a lag shows which part of a slow round trip is the client's and not the server's."""
+
+    def __init__(self, step: float = 0.005):
+        self.step = step
+        self.lags: list[float] = []
+        self.task = None
+
+    async def _watch(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(self.step)
+            self.lags.append(max(0.0, time.perf_counter() - asked - self.step))
+
+    def __enter__(self):
+        self.task = asyncio.get_running_loop().create_task(self._watch())
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.task.cancel()
+
+
 async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> dict:
     club = Club(server.ports, n_tables, not args.no_fetch, deadline, push_views=not args.fetch_only)
     t0 = time.perf_counter()
@@ -460,7 +484,9 @@ async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> di
               "memory_idle": memory_idle, "memory_streams": memory_streams}
     try:
         cpu, own, wall, busy = server.cpu_seconds(), time.process_time(), time.perf_counter(), machine_busy_seconds()
-        await club.paced(args.seconds, args.rate)
+        with LoopLag() as lag:
+            await club.paced(args.seconds, args.rate)
+        result["latency_client_lag"] = lag.lags
         result["latency"] = club.samples("latency")
         result["latency_posts"] = club.post_times.get("latency", [])
         result["latency_post_parts"] = club.post_parts.get("latency", [])
@@ -468,12 +494,14 @@ async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> di
                                  time.perf_counter() - wall, machine_busy_seconds() - busy)
         actors = min(args.actors, n_tables)
         cpu, own, wall, busy = server.cpu_seconds(), time.process_time(), time.perf_counter(), machine_busy_seconds()
-        per_table, elapsed = await club.flat_out(args.throughput_seconds, actors)
+        with LoopLag() as lag:
+            per_table, elapsed = await club.flat_out(args.throughput_seconds, actors)
         result["throughput"] = {"actors": actors, "accepted": sum(per_table), "per_table": per_table,
                                 "elapsed": elapsed,
                                 "posts": club.post_times.get("throughput", []),
                                 "post_parts": club.post_parts.get("throughput", []),
                                 "samples": club.samples("throughput"),
+                                "client_lag": lag.lags,
                                 "cpu": (server.cpu_seconds() - cpu, time.process_time() - own,
                                         time.perf_counter() - wall, machine_busy_seconds() - busy)}
         result["memory_after"] = server.memory()
@@ -528,6 +556,7 @@ def report(server: Fleet, result: dict, args) -> None:
             print(f"     view shown,    last of 4 phones   {ms_summary(visible)}   ({'pushed by the stream' if not args.fetch_only else 'fetched after the update'})")
         print(f"     action post round trip            {ms_summary(posts)}")
         print_post_parts(result["latency_post_parts"], 0.95)
+        print(f"     this client's own lag (late by)   {ms_summary(result['latency_client_lag'], 0.95)}")
         server_cpu, client_cpu, wall, busy = result["latency_cpu"]
         print(f"     CPU: {server.cpu_label} {server_cpu / wall * 100:.0f}% of one core "
               f"({server_cpu / max(1, len(posts)) * 1000:.1f} ms per action, the other phones' views included), "
@@ -543,6 +572,7 @@ def report(server: Fleet, result: dict, args) -> None:
             print(f"     time per action                   median {statistics.median(posts) * 1000:7.1f} ms   "
                   f"p99 {percentile(posts, 0.99) * 1000:7.1f} ms   worst {max(posts) * 1000:7.1f} ms")
         print_post_parts(tp["post_parts"], 0.99)
+        print(f"     this client's own lag (late by)   {ms_summary(tp['client_lag'], 0.99)}")
         # Fair service gives every pressing table about the same number of actions; a
         # table starved for a while falls behind however fast the median is.
         spread = sorted(tp["per_table"])

@@ -2,17 +2,20 @@
 
 A view has thirty to fifty of them (every stepper is two), and as Jinja macros with a
 `caller` each cost several macro calls: they were half of a view's render time. The
-templates still call them as `ui.form`, `ui.button` and `ui.stepper` (table/_macros.html
-hands these out under those names), with the same arguments and the same markup.
+templates call them as `ui.form`, `ui.button` and `ui.stepper` (the global `ui`, `UI` below),
+with the same arguments and the same markup.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from types import SimpleNamespace
 
 from flask import url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
+
+from . import templating
 
 
 @lru_cache(maxsize=4096, typed=True)  # typed: True must not come back as "1"
@@ -86,3 +89,27 @@ def act_stepper(context, action, value, name, low, high, fields=None, label="", 
 def number_options(count: int) -> Markup:
     """`<option>0</option>` to `<option>{count - 1}</option>`: the same in every view, made once."""
     return Markup("".join(f"<option>{n}</option>" for n in range(count)))
+
+
+@pass_context
+def rematch_button(context, text="Rematch", note="same players, new table", cls="btn primary"):
+    """A new table with the same players and options, for a board's own "Play again"."""
+    url = _text(templating.url_for("history.table_rematch", code=context["table"].code))
+    small = f"<small>{_text(note)}</small>" if note else ""
+    return Markup(f'<form method="post" action="{url}" class="inline">'
+                  f'<button class="{_text(cls)}" type="submit">{_text(text)}{small}</button></form>')
+
+
+def panel(id, label, cls="", caller=None):
+    """A section one tap away: a full-width summary that looks like a control; the id lets
+    a refresh keep it open. The body is the `{% call %}` block."""
+    body = caller() if caller is not None else ""
+    return Markup(f'<details class="panel {_text(cls)}" id="{_text(id)}"><summary><span>{_text(label)}</span>'
+                  f'</summary><div class="panel-body">{body}</div></details>')
+
+
+# What the table templates call as `ui.form`, `ui.button`, `ui.stepper`, `ui.panel` and
+# `ui.rematch_button`: a global, where importing a macro file with the context into each view
+# and shared part cost a module built at every render.
+UI = SimpleNamespace(form=act_form, button=act_button, stepper=act_stepper, panel=panel,
+                     rematch_button=rematch_button)

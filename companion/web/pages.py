@@ -20,9 +20,10 @@ from ..games import GAMES, get_game
 from . import compression, forms, phone, shared_parts, table_reads, templating
 
 bp = Blueprint("pages", __name__)
-# table/_macros.html hands the first three out as ui.form, ui.button and ui.stepper.
+# The templates call the first three as ui.form, ui.button and ui.stepper (forms.UI).
 for _helper in (forms.act_form, forms.act_button, forms.act_stepper, forms.number_options):
     bp.add_app_template_global(_helper)
+bp.add_app_template_global(forms.UI, "ui")
 
 ACTION_FIELDS = {"action", "version", "rid", "seat", "as"}
 LOG_LINES = 6  # the last moves in the More sheet

@@ -456,13 +456,19 @@ def test_the_production_app_settles_its_memory_before_forking(tmp_path):
 
     from companion.serving import settle
 
+    from companion.web import assets
+
     app = make_app(tmp_path / "db.sqlite")
     threshold = gc.get_threshold()
+    assets._load.cache_clear()
     try:
         settle(app)
-        # Every template compiled, and the app's objects out of the collector's walk.
+        # Every template compiled, every asset compressed (no phone's first page waits for
+        # zopfli), and the app's objects out of the collector's walk.
         assert gc.get_freeze_count() > 0
         assert len(app.jinja_env.cache) == len(app.jinja_env.list_templates(extensions=["html"]))
+        loaded = assets._load.cache_info().currsize
+        assert loaded == len(assets.VENDOR_FILES) + len(list((ROOT / "static").iterdir()))
         # The whole heap (the streams' objects) is walked a tenth as often; young objects as before.
         assert gc.get_threshold() == (threshold[0], threshold[1], 10 * threshold[2])
     finally:

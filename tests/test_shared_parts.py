@@ -140,7 +140,7 @@ def test_a_shared_part_cannot_read_what_tells_phones_apart(tmp_path):
     }), app.jinja_env.loader])
     with app.test_request_context(f"/t/{code}/view"):
         table = tables.load(get_db(), code)
-        part = shared_parts.renderer(table, get_game(table.game), seated=True, act_url="/act")
+        part = shared_parts.PartRenderer(table, get_game(table.game), seated=True, act_url="/act")
         assert part("test/_fine.html") == f"1 {code}"
         for leaky in ("test/_leaky.html", "test/_me.html", "test/_asks.html"):
             with pytest.raises(UndefinedError):

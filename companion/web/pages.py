@@ -86,7 +86,7 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         "is_host": tables.is_host(table, phone.host_token(table.code)),
         "new_rid": phone.request_ids(),
         "act_url": act_url,
-        "shared_part": shared_parts.renderer(table, game, seated=bool(held), act_url=act_url,
+        "shared_part": shared_parts.PartRenderer(table, game, seated=bool(held), act_url=act_url,
                                              private_actor=as_seat if private else None,
                                              pieces=pieces, extras=public_extras),
     }

@@ -18,7 +18,9 @@ included with `{{ shared_part("game/_shared_x.html") }}`, and is rendered:
   the same (no shared part holds <pre>, <textarea> or a script), so one compressed copy
   serves both a fragment's body and a stream's `view` event, whose lines are `data:` lines.
 
-It is kept per table, for the table's current version and seat stamp, in this process.
+It is kept per table, for the table's current version and seat stamp, in this process,
+and in the database (`shared_part`), where the other processes take it instead of
+rendering it again.
 A phone passed around and opened for one player (a private screen) acts as that player,
 so its parts are rendered for it alone, with that seat in their forms.
 """
@@ -195,7 +197,7 @@ def _no_request_id() -> str:
     return ""  # filled in by the page when the form is tapped
 
 
-class renderer:
+class PartRenderer:
     """`shared_part(name)` for one view: the part's HTML, from this process's cache when
     another phone's view at the same version already rendered it, else from the database
     when another process did (`share()` keeps what this view rendered there for them). With

@@ -410,3 +410,9 @@ def test_a_notice_wakes_the_streams_of_its_table_with_its_seat_stamp():
     for garbage in ("ABCD", "ABCD x 1", "ABCD 6 y", "WXYZ 9 9", ""):
         hub._publish_notice(garbage)
     assert channel.stamps() == (5, 2)
+    # A tap answered with its view on another server: that phone's stream here is spared it,
+    # but only as news (a notice for a version the channel already has changes nothing).
+    hub._publish_notice("ABCD 6 2 0123456789abcdef01234567")
+    assert channel.stamps() == (6, 2) and channel.answered == {"0123456789abcdef01234567": 6}
+    hub._publish_notice("ABCD 6 2 76543210fedcba9876543210")
+    assert channel.answered == {"0123456789abcdef01234567": 6}

@@ -58,6 +58,10 @@ def name_key(name) -> str:
 # ----------------------------------------------------------------- recording tables
 
 
+# How long a table's shared parts stay in the database after its last write.
+SHARED_PARTS_KEPT_SECONDS = 3600
+
+
 def sync(conn, at: float, abandon_after_hours: float, empty_after_hours: float | None = None) -> dict:
     """Record finished tables and archive abandoned ones; free the codes of archived tables
     and delete the tables never played after `empty_after_hours`; return how many of each."""
@@ -65,6 +69,7 @@ def sync(conn, at: float, abandon_after_hours: float, empty_after_hours: float |
     done = {FINISHED: 0, UNFINISHED: 0, "reopened": 0, "deleted": 0, "released": 0}
     if empty_after_hours is not None:
         done["deleted"] = store.delete_never_played(conn, at - max(0.0, float(empty_after_hours)) * 3600)
+    store.drop_idle_shared_parts(conn, at - SHARED_PARTS_KEPT_SECONDS)
     for row in store.tables_to_record(conn):
         with store.Transaction(conn):
             table = store.get_table(conn, row["code"])

@@ -359,6 +359,15 @@ def put_shared_parts(conn, table_id: int, stamp: str, parts: list[tuple[str, byt
             [(table_id, part, stamp, deflated, crc, size) for part, deflated, crc, size in parts])
 
 
+def drop_idle_shared_parts(conn, idle_before: float) -> int:
+    """Forget the shared parts of the tables with no write since `idle_before`: a part serves
+    the other processes in the moments after its version is made, and a table opened again
+    later renders its parts anew. Return how many were dropped."""
+    with Transaction(conn):
+        return conn.execute("DELETE FROM shared_part WHERE table_id IN"
+                            " (SELECT id FROM game_table WHERE updated_at < ?)", (idle_before,)).rowcount
+
+
 def shared_parts(conn, table_id: int, stamp: str) -> list[tuple[str, bytes, int, int]]:
     """(part, deflated, crc, size) of the table's shared parts rendered at `stamp`."""
     return [(row["part"], bytes(row["deflated"]), row["crc"], row["size"]) for row in conn.execute(

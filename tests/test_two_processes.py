@@ -5,6 +5,7 @@ pushed that view again by its stream in the other process. Two apps on one SQLit
 for two worker processes: each has its own caches and its own live-update hub."""
 
 import re
+import time
 
 from companion import create_app, store
 from companion.web import shared_parts
@@ -159,3 +160,44 @@ def test_only_news_of_an_answer_spares_a_stream_its_view(tmp_path):
         assert open_before.answered == {answered_by: 1} and open_before.version == 1
     finally:
         conn.close()
+
+
+def stored_parts(app, code):
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        return conn.execute("SELECT COUNT(*) FROM shared_part JOIN game_table ON game_table.id = table_id"
+                            " WHERE code = ?", (code,)).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_the_parts_of_a_table_idle_for_an_hour_are_dropped_and_made_again_when_opened(tmp_path, monkeypatch):
+    from companion import history
+    first, _ = two_processes(tmp_path)
+    code, phones = seated(first)
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200
+    kept = stored_parts(first, code)
+    assert kept >= 2
+    now = time.time()
+    monkeypatch.setattr(history, "now", lambda: now + 3000)
+    first.test_client().get("/")  # the home page runs the archiving
+    assert stored_parts(first, code) == kept
+    monkeypatch.setattr(history, "now", lambda: now + 3700)
+    first.test_client().get("/")
+    assert stored_parts(first, code) == 0
+    shared_parts.cache_of(first).clear()
+    assert "<b>17</b><span>Draw pile" in view(phones[1], code)
+    assert stored_parts(first, code) == kept
+
+
+def test_a_never_played_table_whose_parts_were_kept_is_deleted_whole(tmp_path, monkeypatch):
+    from companion import history
+    first, _ = two_processes(tmp_path)
+    code, phones = seated(first)
+    view(phones[1], code)  # renders and keeps the parts of version 0
+    assert stored_parts(first, code) >= 2
+    later = time.time() + 7 * 3600
+    monkeypatch.setattr(history, "now", lambda: later)
+    first.test_client().get("/")
+    assert phones[1].get(f"/api/tables/{code}").status_code == 404
+    assert stored_parts(first, code) == 0

@@ -211,7 +211,7 @@ class PartRenderer:
         self.app = current_app._get_current_object()
         self.table, self.game, self.seated, self.act_url = table, game, seated, act_url
         self.private_actor, self.pieces, self.extras = private_actor, pieces, extras
-        self._public = None
+        self._names = None  # what the parts are rendered with, made for the first one
         # Part of the key: what a part's links are built from (the same for every phone of
         # one server, unless a proxy mounts the app under different prefixes).
         root = request.script_root if request else ""
@@ -220,14 +220,15 @@ class PartRenderer:
         self._rendered: list = []  # (name, piece) rendered here, for share()
 
     def _context(self) -> dict:
-        if self._public is None:
-            self._public = self.game.view(self.table.snapshot, None)
-        names = {"table": PublicTable(self.table), "game": self.game, "v": self._public,
-                 "seated": self.seated, "actor": self.private_actor, "new_rid": _no_request_id,
-                 "act_url": self.act_url, **(self.extras() if self.extras is not None else {})}
-        for hidden in ("request", "session", "g", "held", "viewer", "me", "private", "seats"):
-            names[hidden] = _NotInSharedPart(name=hidden, hint=f"'{hidden}' is not for a shared part")
-        return names
+        if self._names is None:
+            names = {"table": PublicTable(self.table), "game": self.game,
+                     "v": self.game.view(self.table.snapshot, None), "seated": self.seated,
+                     "actor": self.private_actor, "new_rid": _no_request_id, "act_url": self.act_url,
+                     **(self.extras() if self.extras is not None else {})}
+            for hidden in ("request", "session", "g", "held", "viewer", "me", "private", "seats"):
+                names[hidden] = _NotInSharedPart(name=hidden, hint=f"'{hidden}' is not for a shared part")
+            self._names = names
+        return dict(self._names)  # a render may set names of its own: each gets a copy
 
     def _render(self, name: str) -> Markup:
         return Markup(one_line(self.app.jinja_env.get_template(name).render(self._context())))

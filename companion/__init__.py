@@ -87,6 +87,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         # send costing about what rendering a view does: 2,500 open streams at a quiet club
         # took 8-10 % of a core with 10 s, 7 % with 15 s, and 30 s halves what is left.
         STREAM_KEEPALIVE_SECONDS=30.0,
+        # A stream pushes a view at most this often: a table changing faster (a server at
+        # saturation) sends its phones one view for several moves.
+        STREAM_PUSH_GAP_SECONDS=0.25,
         # Streams end after about this long; the phone reconnects and fetches the whole view.
         STREAM_MAX_SECONDS=300.0,
         CODE_GUESS_LIMIT="30 per minute",  # wrong table codes per address

@@ -218,7 +218,7 @@ def _note_answer(channel: Channel, phone: str | None, version: int) -> None:
 
 def event_stream(hub: Hub, code: str, known_version: int | None, *,
                  keepalive: float, max_seconds: float, known_seats: int | None = None,
-                 render=None, phone: str | None = None):
+                 render=None, phone: str | None = None, push_gap: float = 0.0):
     """Yield SSE text: an `update` event carrying the version whenever it changes, and a
     `seats` event carrying the seat stamp whenever a seat is taken or freed.
 
@@ -226,6 +226,9 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
     event carrying the phone's view as it would fetch it (`render()` gives that HTML, or
     None), so the phone need not ask for it; the `update` after it then finds the phone
     up to date. Not for a version this phone's own tap was already answered with.
+
+    A view follows the one pushed before it by `push_gap` seconds at least: the changes
+    made meanwhile go out together, in one view of the table as it is then.
 
     A comment every `keepalive` seconds makes a socket whose phone is gone fail soon, and
     the stream ends after about `max_seconds` (spread a little, so phones that connected
@@ -243,12 +246,19 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
         version, seats = channel.stamps()
         if known_seats is None:
             known_seats = seats  # a phone that did not say has the seats it was shown
+        pushed = None  # when this stream last pushed a view
         while True:
             # What changed goes out in one write: the view first, then its update.
             out = []
-            if render is not None and (version != known_version or seats != known_seats) \
-                    and not (phone is not None and seats == known_seats
-                             and channel.answered.get(phone) == version):
+            wants_view = _wants_view(channel, render, phone, version, seats, known_version, known_seats)
+            if wants_view and pushed is not None and time.monotonic() < pushed + push_gap:
+                # A table changing again and again (a server at saturation took each table's
+                # 4 other phones through a view at every move): one view for the lot.
+                time.sleep(pushed + push_gap - time.monotonic())
+                version, seats = channel.stamps()
+                wants_view = _wants_view(channel, render, phone, version, seats, known_version, known_seats)
+            if wants_view:
+                pushed = time.monotonic()
                 event = view_event(render())
                 if isinstance(event, list):
                     out.extend(event)
@@ -275,6 +285,13 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
                                                min(ends, last_sent + keepalive) - now)
     finally:
         hub.unsubscribe(channel)
+
+
+def _wants_view(channel: Channel, render, phone, version, seats, known_version, known_seats) -> bool:
+    """Whether the stream pushes a view now: it renders views, something changed, and
+    not only what this phone's own tap was already answered with."""
+    return render is not None and (version != known_version or seats != known_seats) \
+        and not (phone is not None and seats == known_seats and channel.answered.get(phone) == version)
 
 
 def _handed_on(parts: list):

@@ -74,6 +74,29 @@ def test_another_phones_move_pushes_the_view_this_phone_would_fetch(tmp_path):
         stream.close()
 
 
+def test_a_table_changing_faster_than_the_push_gap_sends_one_view_for_the_changes(tmp_path):
+    """At saturation each of a table's other phones was pushed a view at every move (the
+    streams then took a third of a worker); a view waits for the gap after the one before,
+    and then shows the table as it is."""
+    import time
+
+    app, host, ben, code = table_of_two(tmp_path, STREAM_PUSH_GAP_SECONDS=0.6)
+    stream = open_stream(ben, code)
+    try:
+        assert act(host, code, "add", {"amount": 1}).status_code == 200
+        stream.until(r"event: update\ndata: 1\n\n")  # the first change goes out at once
+        first = time.monotonic()
+        assert act(host, code, "add", {"amount": 1}).status_code == 200
+        time.sleep(0.15)  # plenty for a stream to render, were there no gap
+        assert act(host, code, "add", {"amount": 1}).status_code == 200
+        text = stream.until(r"event: update\ndata: 3\n\n")
+        assert time.monotonic() - first >= 0.5
+        assert [re.search(r'data-version="(\d+)"', view).group(1) for view in views_in(text)] == ["1", "3"]
+        assert "event: update\ndata: 2\n\n" not in text
+    finally:
+        stream.close()
+
+
 def test_a_stream_that_did_not_ask_carries_versions_only(tmp_path):
     app, host, ben, code = table_of_two(tmp_path)
     stream = open_stream(ben, code, views=False)

@@ -339,7 +339,8 @@ def events(code):
                                keepalive=cfg["STREAM_KEEPALIVE_SECONDS"],
                                max_seconds=cfg["STREAM_MAX_SECONDS"],
                                known_seats=_int_arg(request.args.get("s")),
-                               render=render, phone=_phone_key(table.code))
+                               render=render, phone=_phone_key(table.code),
+                               push_gap=cfg["STREAM_PUSH_GAP_SECONDS"])
     live.notice_dead_peer(request.environ, cfg["STREAM_KEEPALIVE_SECONDS"])
     # Pushed views are most of what a stream carries: they go compressed when the phone can.
     compressed = render is not None and request.accept_encodings["gzip"] > 0

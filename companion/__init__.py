@@ -89,7 +89,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         STREAM_KEEPALIVE_SECONDS=30.0,
         # A stream pushes a view at most this often: a table changing faster (a server at
         # saturation) sends its phones one view for several moves.
-        STREAM_PUSH_GAP_SECONDS=0.25,
+        STREAM_PUSH_GAP_SECONDS=0.5,
         # Streams end after about this long; the phone reconnects and fetches the whole view.
         STREAM_MAX_SECONDS=300.0,
         CODE_GUESS_LIMIT="30 per minute",  # wrong table codes per address

@@ -192,7 +192,16 @@ def connect(path: str) -> sqlite3.Connection:
                            factory=_Connection)
     conn.writer_lock = _writer_lock_file(path)
     conn.row_factory = sqlite3.Row
-    conn.execute("PRAGMA journal_mode=WAL")
+    # Worker processes starting together on a new database each switch it to WAL, and a
+    # switch meeting another under way fails at once ("database is locked"), whatever the
+    # busy timeout: they take turns on the writers' lock file.
+    if conn.writer_lock is not None:
+        fcntl.flock(conn.writer_lock, fcntl.LOCK_EX)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL")
+    finally:
+        if conn.writer_lock is not None:
+            fcntl.flock(conn.writer_lock, fcntl.LOCK_UN)
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=30000")

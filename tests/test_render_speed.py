@@ -256,3 +256,21 @@ def test_remembered_urls_are_flasks_for_each_script_root(sqlite_app):
             assert templating.url_for("pages.act", code="WXYZ") == f"{root}/t/WXYZ/act"
             external = templating.url_for("pages.act", code="ABCD", _external=True)
             assert external.startswith("http://") and external.endswith(f"{root}/t/ABCD/act")
+
+
+def test_processes_opening_a_new_database_together_switch_it_to_wal_in_turn(tmp_path):
+    import fcntl
+    import threading
+    path = str(tmp_path / "new.sqlite")
+    opened = []
+    with open(path + "-writers", "a+b") as other:  # another process, switching it just now
+        fcntl.flock(other, fcntl.LOCK_EX)
+        opener = threading.Thread(target=lambda: opened.append(store.connect(path)))
+        opener.start()
+        opener.join(0.3)
+        assert opened == []  # waits for its turn
+        fcntl.flock(other, fcntl.LOCK_UN)
+        opener.join(10)
+    conn = opened[0]
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()

@@ -230,9 +230,10 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
     A view follows the one pushed before it by `push_gap` seconds at least: the changes
     made meanwhile go out together, in one view of the table as it is then.
 
-    A comment every `keepalive` seconds makes a socket whose phone is gone fail soon, and
-    the stream ends after about `max_seconds` (spread a little, so phones that connected
-    together do not all come back together); the browser then reconnects and resyncs.
+    A comment every `keepalive` seconds (the first sooner, at random) makes a socket whose
+    phone is gone fail soon, and the stream ends after about `max_seconds` (spread a little,
+    so phones that connected together do not all come back together); the browser then
+    reconnects and resyncs.
     """
     channel = hub.subscribe(code)
     try:
@@ -241,8 +242,12 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
             return
         # Tell the browser how soon to reconnect when the stream ends or drops.
         yield "retry: 1500\n\n"
-        started = last_sent = time.monotonic()
+        started = time.monotonic()
         ends = started + max_seconds * random.uniform(0.8, 1.0)
+        # The first keepalive comes after a random part of the interval: phones that connected
+        # together (every phone, after a server restart) do not all keep alive together, a
+        # burst of thousands of writes every interval.
+        last_sent = started - random.uniform(0.0, keepalive)
         version, seats = channel.stamps()
         if known_seats is None:
             known_seats = seats  # a phone that did not say has the seats it was shown

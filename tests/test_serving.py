@@ -177,6 +177,29 @@ def test_the_watcher_reads_only_tables_written_since_it_last_looked(tmp_path):
 # -- stream keepalive and lifetime --------------------------------------------------------------------
 
 
+def test_streams_opened_together_do_not_keep_alive_together(tmp_path, monkeypatch):
+    from companion import live
+
+    keepalive = 30.0  # far longer than the stream lives (1 s): only the random first one can come
+    app = make_app(tmp_path / "db.sqlite", STREAM_KEEPALIVE_SECONDS=keepalive, STREAM_MAX_SECONDS=1.0)
+    limiter.reset()
+    client = app.test_client()
+    code = create_tiny(client)
+    drawn = []
+
+    def uniform(low, high):
+        drawn.append((low, high))
+        return high - 0.05 if (low, high) == (0.0, keepalive) else high
+
+    monkeypatch.setattr(live.random, "uniform", uniform)
+    stream = StreamReader(client.get(f"/t/{code}/events?v=0"))
+    try:
+        stream.until(r": keepalive\n\n")  # after 0.05 s, not 30
+    finally:
+        stream.close()
+    assert (0.0, keepalive) in drawn
+
+
 def test_a_stream_sends_keepalives_and_ends_by_itself(tmp_path):
     app = make_app(tmp_path / "db.sqlite", STREAM_KEEPALIVE_SECONDS=0.05, STREAM_MAX_SECONDS=0.6)
     limiter.reset()

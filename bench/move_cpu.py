@@ -77,6 +77,8 @@ def one_run(moves: int, profile: str | None) -> float:
     app = create_app({"DATABASE": os.path.join(folder, "bench.sqlite"), "SECRET_KEY": "bench",
                       "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 3600.0,
                       "STREAM_MAX_SECONDS": 36000.0, "RATELIMIT_ENABLED": False,
+                      # Every move's views, not one view for several moves made back to back.
+                      "STREAM_PUSH_GAP_SECONDS": 0.0,
                       # One process: a move wakes its streams directly, no watcher needed.
                       "STREAM_POLL_SECONDS": 3600.0})
     code, phones = seated_table(app)

@@ -256,10 +256,11 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
             # What changed goes out in one write: the view first, then its update.
             out = []
             wants_view = _wants_view(channel, render, phone, version, seats, known_version, known_seats)
-            if wants_view and pushed is not None and time.monotonic() < pushed + push_gap:
+            wait = pushed + push_gap - time.monotonic() if wants_view and pushed is not None else 0.0
+            if wait > 0:
                 # A table changing again and again (a server at saturation took each table's
                 # 4 other phones through a view at every move): one view for the lot.
-                time.sleep(pushed + push_gap - time.monotonic())
+                time.sleep(wait)
                 version, seats = channel.stamps()
                 wants_view = _wants_view(channel, render, phone, version, seats, known_version, known_seats)
             if wants_view:

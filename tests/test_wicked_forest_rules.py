@@ -877,6 +877,10 @@ def flip_other_picks(state: dict, viewer) -> dict:
 
 def check_invariants(state: dict) -> None:
     view = wf.view(state, None)
+    # A phone's view made from the public one is the view made for it alone, its pick and all.
+    for seat in [None, *range(len(state["players"])), len(state["players"]), -1, True]:
+        assert wf.view_for(view, state, seat) == wf.view(state, seat)
+    assert view == wf.view(state, None)  # the public view is left as it was
     assert state["draw"] + state["discard"] == 21
     assert state["draw"] >= 0 and state["discard"] >= 0
     assert view["forest_face_down"] + len(view["cards"]) == 9

@@ -1009,6 +1009,17 @@ def view(state: dict, seat: int | None) -> dict:
     }
 
 
+def view_for(public: dict, state: dict, seat: int | None) -> dict:
+    """`view(state, seat)` from `public`, the view everyone may see (`view(state, None)`):
+    only the seat and that seat's own pending pick differ, so the phones of a table need not
+    each build the whole view again. `public` is not changed."""
+    seat_count = _seat_count(state)
+    is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seat_count
+    choosing = state["phase"] == PHASE_CHOOSE
+    mine = state["picks"][seat] if choosing and is_seat and seat in state["in_forest"] else None
+    return {**public, "seat": seat if is_seat else None, "my_choice": mine}
+
+
 def secret_open(state: dict, seat: int) -> bool:
     """Tell whether `seat` has a Stay/Return pick that is not yet revealed."""
     if state["phase"] != PHASE_CHOOSE:

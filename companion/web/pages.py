@@ -39,7 +39,7 @@ def _int_arg(raw):
 
 
 def view_context(table, held, as_seat=None, notice=None, notice_kind="error", just_chose=False,
-                 seat_rows=None, pieces=None, newest=None):
+                 seat_rows=None, pieces=None, newest=None, reads=None):
     """Everything the table templates need, with the game's view for this phone's seat.
 
     A phone passed around (several seats) shows a seat's own secret pick only in the answer
@@ -71,7 +71,7 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
     return {
         "table": table,
         "game": game,
-        "v": game.view(table.snapshot, viewer),
+        "v": reads.view_for(game, viewer) if reads is not None else game.view(table.snapshot, viewer),
         "clock": clock,
         "held": held,
         "viewer": viewer,
@@ -88,7 +88,8 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         "act_url": act_url,
         "shared_part": shared_parts.PartRenderer(table, game, seated=bool(held), act_url=act_url,
                                              private_actor=as_seat if private else None,
-                                             pieces=pieces, extras=public_extras),
+                                             pieces=pieces, extras=public_extras,
+                                             public=(lambda: reads.public_view(game)) if reads is not None else None),
     }
 
 
@@ -105,7 +106,7 @@ def _context_for_phone(code, pieces=None, **options):
     reads = table_reads.cache_of(current_app).get(get_db(), code)
     held = tables.seats_held(get_db(), reads.table, phone.tokens(reads.table.code), rows=reads.seat_rows)
     return view_context(reads.table, held, seat_rows=reads.seat_rows, newest=reads.newest,
-                        pieces=pieces, **options)
+                        pieces=pieces, reads=reads, **options)
 
 
 def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose=False):

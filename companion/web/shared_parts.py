@@ -207,10 +207,12 @@ class PartRenderer:
     for only when a part is rendered."""
 
     def __init__(self, table, game, *, seated: bool, act_url: str, private_actor=None, pieces=None,
-                 extras=None):
+                 extras=None, public=None):
         self.app = current_app._get_current_object()
         self.table, self.game, self.seated, self.act_url = table, game, seated, act_url
         self.private_actor, self.pieces, self.extras = private_actor, pieces, extras
+        # The public view, when the caller already has it (made once per version).
+        self.public = public or (lambda: game.view(table.snapshot, None))
         self._names = None  # what the parts are rendered with, made for the first one
         # Part of the key: what a part's links are built from (the same for every phone of
         # one server, unless a proxy mounts the app under different prefixes).
@@ -222,7 +224,7 @@ class PartRenderer:
     def _context(self) -> dict:
         if self._names is None:
             names = {"table": PublicTable(self.table), "game": self.game,
-                     "v": self.game.view(self.table.snapshot, None), "seated": self.seated,
+                     "v": self.public(), "seated": self.seated,
                      "actor": self.private_actor, "new_rid": _no_request_id, "act_url": self.act_url,
                      **(self.extras() if self.extras is not None else {})}
             for hidden in ("request", "session", "g", "held", "viewer", "me", "private", "seats"):

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 
 from .. import store, tables
 
@@ -25,11 +24,28 @@ from .. import store, tables
 KEPT_TABLES = 256
 
 
-@dataclass(frozen=True)
 class TableReads:
-    table: store.TableRow
-    seat_rows: list
-    newest: list  # the newest live moves (tables.NEWEST_ROWS)
+    """The table (row and state), its seat rows and its newest live moves at one version,
+    and the view everyone may see, made once when first asked for."""
+
+    __slots__ = ("table", "seat_rows", "newest", "_public")
+
+    def __init__(self, table: store.TableRow, seat_rows: list, newest: list):
+        self.table, self.seat_rows, self.newest = table, seat_rows, newest
+        self._public = None
+
+    def public_view(self, game) -> dict:
+        """`game.view(state, None)`, the same for every phone at this version."""
+        if self._public is None:
+            self._public = game.view(self.table.snapshot, None)
+        return self._public
+
+    def view_for(self, game, seat) -> dict:
+        """The game's view for `seat`: made from the public view when the game can (only
+        the seat's own part differs), else made whole."""
+        if hasattr(game, "view_for"):
+            return game.view_for(self.public_view(game), self.table.snapshot, seat)
+        return game.view(self.table.snapshot, seat)
 
 
 class ReadCache:

@@ -6,6 +6,7 @@ dialect layer of pgstore.py, which runs these same statements on the same schema
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import sqlite3
@@ -195,13 +196,8 @@ def connect(path: str) -> sqlite3.Connection:
     # Worker processes starting together on a new database each switch it to WAL, and a
     # switch meeting another under way fails at once ("database is locked"), whatever the
     # busy timeout: they take turns on the writers' lock file.
-    if conn.writer_lock is not None:
-        fcntl.flock(conn.writer_lock, fcntl.LOCK_EX)
-    try:
+    with _writers_turn(conn.writer_lock):
         conn.execute("PRAGMA journal_mode=WAL")
-    finally:
-        if conn.writer_lock is not None:
-            fcntl.flock(conn.writer_lock, fcntl.LOCK_UN)
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA busy_timeout=30000")
@@ -251,6 +247,19 @@ def _writer_lock_file(path: str):
         return None  # a read-only folder: SQLite's own busy handler still orders the writers
 
 
+@contextlib.contextmanager
+def _writers_turn(lock_file):
+    """Hold the writers' lock file (None: no file, nothing to hold)."""
+    if lock_file is None:
+        yield
+        return
+    fcntl.flock(lock_file, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
 class Transaction:
     """BEGIN IMMEDIATE ... COMMIT: one writer at a time, so version checks are exact.
     On PostgreSQL the same with locks every app server shares (pgstore.WriteTransaction):
@@ -263,24 +272,12 @@ class Transaction:
     def __enter__(self) -> sqlite3.Connection:
         if self._other is not None:
             return self._other.__enter__()
-        _writer.acquire()
-        lock = getattr(self.conn, "writer_lock", None)
-        try:
-            if lock is not None:
-                fcntl.flock(lock, fcntl.LOCK_EX)
+        with contextlib.ExitStack() as taken:  # a failure here gives back what was taken
+            taken.enter_context(_writer)
+            taken.enter_context(_writers_turn(getattr(self.conn, "writer_lock", None)))
             self.conn.execute("BEGIN IMMEDIATE")
-        except BaseException:
-            self._release(lock)
-            raise
+            self._held = taken.pop_all()
         return self.conn
-
-    @staticmethod
-    def _release(lock) -> None:
-        try:
-            if lock is not None:
-                fcntl.flock(lock, fcntl.LOCK_UN)
-        finally:
-            _writer.release()
 
     def __exit__(self, exc_type, exc, tb) -> None:
         if self._other is not None:
@@ -291,7 +288,7 @@ class Transaction:
             else:
                 self.conn.execute("ROLLBACK")
         finally:
-            self._release(getattr(self.conn, "writer_lock", None))
+            self._held.close()
 
 
 def _table(row: sqlite3.Row | None) -> TableRow | None:
@@ -353,8 +350,8 @@ def get_version(conn, code: str) -> int | None:
 
 def get_stamps(conn, code: str) -> tuple[int, int] | None:
     """(version, seat_stamp) of a table, or None."""
-    row = conn.execute("SELECT version, seat_stamp FROM game_table WHERE code = ?", (code,)).fetchone()
-    return None if row is None else (row["version"], row["seat_stamp"])
+    marks = get_marks(conn, code)
+    return None if marks is None else marks[1:]
 
 
 def put_shared_parts(conn, table_id: int, stamp: str, parts: list[tuple[str, bytes, int, int]]) -> None:

@@ -46,6 +46,9 @@ CLOSED = "_closed"
 CHAPTER_START = "campaign_start"
 
 
+NO_SUCH_TABLE = "No table has that code. Check the letters and try again."
+
+
 class TableError(Exception):
     """A request the table refuses; `status` is the HTTP status the JSON API reports."""
 
@@ -277,7 +280,7 @@ def _free_code(conn) -> str:
 def load(conn, code) -> store.TableRow:
     table = store.get_table(conn, normalize_code(code))
     if table is None:
-        raise NotFound("No table has that code. Check the letters and try again.")
+        raise NotFound(NO_SUCH_TABLE)
     return table
 
 

@@ -567,13 +567,7 @@ def test_under_gevent_a_kept_alive_connection_waits_its_turn(tmp_path):
             order = _answers(b, 1)[0].decode()
         assert order == "a1 b1 a2 a3"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        log.close()
+        _stop(proc, log)
 
 
 def test_the_production_app_settles_its_memory_before_forking(tmp_path):
@@ -631,6 +625,17 @@ def test_the_production_config_loads(tmp_path):
     assert check.returncode == 0, check.stderr
 
 
+def _stop(proc, log) -> None:
+    """End a server the test started, and close its log."""
+    proc.terminate()
+    try:
+        proc.wait(15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+    log.close()
+
+
 def _free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -682,13 +687,7 @@ def gunicorn_server(request, tmp_path):
             time.sleep(0.1)
         yield port, db_path
     finally:
-        proc.terminate()
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-        log.close()
+        _stop(proc, log)
 
 
 def test_gunicorn_delivers_a_write_made_by_another_process(gunicorn_server):

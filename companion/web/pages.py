@@ -38,13 +38,15 @@ def _int_arg(raw):
         return None
 
 
-def view_context(table, held, as_seat=None, notice=None, notice_kind="error", just_chose=False,
-                 seat_rows=None, pieces=None, newest=None, reads=None):
-    """Everything the table templates need, with the game's view for this phone's seat.
+def view_context(reads, held, as_seat=None, notice=None, notice_kind="error", just_chose=False,
+                 pieces=None):
+    """Everything the table templates need, with the game's view for this phone's seat;
+    `reads`: the table as every phone's view reads it at this version (table_reads).
 
     A phone passed around (several seats) shows a seat's own secret pick only in the answer
     to that seat's own pick; opened again later, the private screen never shows it, so the
     next person holding the phone cannot look it up."""
+    table, newest = reads.table, reads.newest
     game = get_game(table.game)
     private = as_seat is not None and as_seat in held and len(held) > 1
     if private:
@@ -56,8 +58,6 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         # handed to one player for a private screen.
         viewer = None
     conn = get_db()
-    if newest is None:
-        newest = tables.store.live_actions(conn, table.id, newest=tables.NEWEST_ROWS)
     act_url = templating.url_for("pages.act", code=table.code)
     clock = timers.view(table.snapshot.get("_clock"), time.time())
 
@@ -71,14 +71,14 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
     return {
         "table": table,
         "game": game,
-        "v": reads.view_for(game, viewer) if reads is not None else game.view(table.snapshot, viewer),
+        "v": reads.view_for(game, viewer),
         "clock": clock,
         "held": held,
         "viewer": viewer,
         "actor": viewer if viewer is not None else (held[0] if held else None),
         "private": private,
         "show_choice": len(held) == 1 or (private and just_chose),
-        "seats": tables.seat_list(conn, table, held, rows=seat_rows),
+        "seats": tables.seat_list(conn, table, held, rows=reads.seat_rows),
         "undo": tables.undo_preview(conn, table, held, newest=newest),
         "ending": ending_sentence(game, table.snapshot),
         "notice": notice,
@@ -89,7 +89,7 @@ def view_context(table, held, as_seat=None, notice=None, notice_kind="error", ju
         "shared_part": shared_parts.PartRenderer(table, game, seated=bool(held), act_url=act_url,
                                              private_actor=as_seat if private else None,
                                              pieces=pieces, extras=public_extras,
-                                             public=(lambda: reads.public_view(game)) if reads is not None else None),
+                                             public=lambda: reads.public_view(game)),
     }
 
 
@@ -105,8 +105,7 @@ def _context_for_phone(code, pieces=None, **options):
     # The table, its seats and newest moves as every phone's view reads them at this version.
     reads = table_reads.cache_of(current_app).get(get_db(), code)
     held = tables.seats_held(get_db(), reads.table, phone.tokens(reads.table.code), rows=reads.seat_rows)
-    return view_context(reads.table, held, seat_rows=reads.seat_rows, newest=reads.newest,
-                        pieces=pieces, reads=reads, **options)
+    return view_context(reads, held, pieces=pieces, **options)
 
 
 def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose=False):

@@ -28,9 +28,7 @@ so its parts are rendered for it alone, with that seat in their forms.
 from __future__ import annotations
 
 import secrets
-import threading
 import zlib
-from collections import OrderedDict
 
 from flask import current_app, request
 from jinja2 import StrictUndefined
@@ -38,6 +36,7 @@ from markupsafe import Markup
 
 from .. import store
 from ..db import get_db
+from .newest import Newest
 
 MAX_PARTS = 4096  # kept in a process: one per table, part and seated-or-not, the newest version only
 
@@ -157,33 +156,12 @@ class PublicTable:
         self.game = table.game
 
 
-class PartCache:
+class PartCache(Newest):
     """The newest render of each (table, part, seated) in this process."""
 
     def __init__(self, limit: int = MAX_PARTS):
-        self.limit = limit
-        self._parts: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(limit)
         self.renders = 0  # how many parts were rendered (the tests count them)
-
-    def get(self, key, stamp):
-        with self._lock:
-            found = self._parts.get(key)
-            if found is None or found[0] != stamp:
-                return None
-            self._parts.move_to_end(key)
-            return found[1]
-
-    def put(self, key, stamp, piece) -> None:
-        with self._lock:
-            self._parts[key] = (stamp, piece)
-            self._parts.move_to_end(key)
-            while len(self._parts) > self.limit:
-                self._parts.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._parts.clear()
 
 
 def cache_of(app) -> PartCache:

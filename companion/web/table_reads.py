@@ -14,10 +14,8 @@ that rendering views leaves the state as it was).
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
-
 from .. import store, tables
+from .newest import Newest
 
 # Tables kept per process: only the moments after a move need them (the views of its
 # phones here render within milliseconds), so a few hundred cover a busy club.
@@ -50,9 +48,7 @@ class TableReads:
 
 class ReadCache:
     def __init__(self, limit: int = KEPT_TABLES):
-        self.limit = limit
-        self._kept: OrderedDict = OrderedDict()
-        self._lock = threading.Lock()
+        self._kept = Newest(limit)
         self.reads = 0  # how many times the table was read whole (the tests count them)
 
     def get(self, conn, code: str) -> TableReads:
@@ -60,21 +56,15 @@ class ReadCache:
         code = tables.normalize_code(code)
         marks = store.get_marks(conn, code)
         if marks is None:
-            raise tables.NotFound("No table has that code. Check the letters and try again.")
-        with self._lock:
-            found = self._kept.get(code)
-            if found is not None and found[0] == marks:
-                self._kept.move_to_end(code)
-                return found[1]
+            raise tables.NotFound(tables.NO_SUCH_TABLE)
+        found = self._kept.get(code, marks)
+        if found is not None:
+            return found
         table = tables.load(conn, code)
-        seat_rows = store.seats(conn, table.id)
-        reads = TableReads(table, seat_rows, store.live_actions(conn, table.id, newest=tables.NEWEST_ROWS))
-        with self._lock:
-            self.reads += 1
-            self._kept[code] = ((table.id, table.version, table.seat_stamp), reads)
-            self._kept.move_to_end(code)
-            while len(self._kept) > self.limit:
-                self._kept.popitem(last=False)
+        reads = TableReads(table, store.seats(conn, table.id),
+                           store.live_actions(conn, table.id, newest=tables.NEWEST_ROWS))
+        self.reads += 1
+        self._kept.put(code, (table.id, table.version, table.seat_stamp), reads)
         return reads
 
 

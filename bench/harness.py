@@ -397,6 +397,8 @@ class EventStream:
         self.reconnects = 0
         self.keepalives = 0
         self.stopping = False
+        self.view_text = None  # the last view this stream sent: the next may be its change
+        self.last_view_changed = False  # whether the last view came as a change
 
     def start(self) -> None:
         self.task = asyncio.create_task(self._run())
@@ -430,6 +432,7 @@ class EventStream:
             status, headers, _cookies, _wire = await asyncio.wait_for(_read_head(reader), STEP_TIMEOUT)
             if status != 200:
                 raise BenchError(f"event stream answered {status}")
+            self.view_text = None  # a new stream starts with a whole view
             coding = headers.get("content-encoding")
             if coding and (coding != "gzip" or self.on_view is None):
                 raise BenchError(f"event stream came compressed ({coding})")
@@ -473,7 +476,11 @@ class EventStream:
             elif name == "retry":
                 self.opened.set()
         if event == "view" and self.on_view is not None:
-            self.on_view(self, "\n".join(data).encode(), arrived)
+            self.last_view_changed = data[:1] != [] and data[0].startswith("~")
+            self.view_text = put_together(self.view_text, "\n".join(data))
+            if self.view_text is None:
+                raise BenchError("a pushed change did not put together with the view before it")
+            self.on_view(self, self.view_text.encode(), arrived)
         elif event == "update" and data:
             version = int(data[-1])
             if version > self.version:
@@ -492,6 +499,27 @@ class EventStream:
                 await asyncio.wait_for(self.task, 2)
             except (asyncio.CancelledError, asyncio.TimeoutError, Exception):
                 pass
+
+
+def put_together(before: str | None, data: str) -> str | None:
+    """A pushed view from its change, as the page does it (static/app.js): "~" and the new
+    length, then "=start,length" (a span of the view before) or "+" and new text, a line
+    each; offsets count UTF-16 units. A whole view is as it came."""
+    if not data.startswith("~"):
+        return data
+    if before is None:
+        return None
+    units = before.encode("utf-16-le")
+    lines = data.split("\n")
+    out = []
+    for line in lines[1:]:
+        if line.startswith("+"):
+            out.append(line[1:])
+        else:
+            start, length = map(int, line[1:].split(","))
+            out.append(units[2 * start:2 * (start + length)].decode("utf-16-le"))
+    view = "".join(out)
+    return view if len(view.encode("utf-16-le")) // 2 == int(lines[0][1:]) else None
 
 
 def new_rid() -> str:

@@ -447,13 +447,42 @@ document.addEventListener("input", function (event) {
     else missedVersion = Math.max(missedVersion, pushed);
   });
 
+  // After its first view the stream sends each as its change from the one it sent before
+  // ("~" and the new length, then "=offset,length" for a span of that view or "+" and new
+  // text, a line each): the page keeps the last one, shown or not. One that does not come
+  // out whole is not shown; the update after it fetches the view.
+  var streamed = null;
+  document.addEventListener("htmx:sseOpen", function () { streamed = null; });
+  function putTogether(data) {
+    if (data.charAt(0) !== "~") return data;
+    if (streamed === null) return null;
+    var lines = data.split("\n"), out = [];
+    for (var i = 1; i < lines.length; i++) {
+      var line = lines[i], comma = line.indexOf(",");
+      if (line.charAt(0) === "+") out.push(line.slice(1));
+      else if (line.charAt(0) === "=" && comma > 0) {
+        var start = parseInt(line.slice(1, comma), 10);
+        out.push(streamed.slice(start, start + parseInt(line.slice(comma + 1), 10)));
+      } else return null;
+    }
+    var html = out.join("");
+    return html.length === parseInt(lines[0].slice(1), 10) ? html : null;
+  }
+
   // A view pushed by the stream is swapped in only when it is newer than the one shown,
   // and not while this phone's own action is on its way (its update is caught up with
   // afterwards, as above).
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
     var message = event.detail;
     if (!message || message.type !== "view") return;
-    var html = message.data || "";
+    var html = putTogether(message.data || "");
+    streamed = html;
+    if (html === null) {
+      event.preventDefault();
+      return;
+    }
+    // What the sse extension swaps in next.
+    if (html !== message.data) Object.defineProperty(message, "data", { value: html });
     var version = pushedNumber(html, "version");
     var seats = pushedNumber(html, "seats");
     var newer = version > shownVersion() || (version === shownVersion() && seats > shownSeats());

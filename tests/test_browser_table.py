@@ -103,6 +103,42 @@ def test_another_phones_move_arrives_as_a_pushed_view_with_no_fetch(live_server,
     watch.assert_clean()
 
 
+def test_views_after_the_first_arrive_as_changes_and_the_page_puts_them_together(live_server, phones):
+    """After its first view the stream sends what changed: Ben's page puts each together
+    from the one before, shows it with no fetch, and a reload shows the same."""
+    ana, ben = phones(2)
+    code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
+    ana.get_by_role("button", name="I am Ana").click()
+    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
+    join(ben, live_server, code, "Ben")
+    watch = Watch(ben)
+    fetches, changes = [], []
+    ben.on("request", lambda r: f"/t/{code}/view" in r.url and fetches.append(r.url))
+    ben.on("console", lambda m: m.text.startswith("change") and changes.append(m.text))
+    # Count the changes the page is sent (the first view comes whole, the others as changes).
+    ben.evaluate("""() => document.addEventListener("htmx:sseBeforeMessage", (e) => {
+        if (e.detail.type === "view") console.log(e.detail.data.charAt(0) === "<" ? "whole" : "change");
+    }, true)""")
+    ben.locator("#wf-piles > summary").click()
+    ana.locator("#wf-piles > summary").click()
+    pile = int(ben.locator("#wf-piles .step-value").first.inner_text())
+    for version in (1, 2, 3):
+        ana.get_by_role("button", name="Draw pile minus one").click()
+        expect(ana.locator("#view .view")).to_have_attribute("data-version", str(version))
+        expect(ben.locator("#view .view")).to_have_attribute("data-version", str(version), timeout=5000)
+        expect(ben.locator("#wf-piles .step-value").first).to_have_text(str(pile - version))
+    assert fetches == []  # each view came in the stream, put together on the page
+    assert changes == ["change"] * 3  # each view after the first on the stream
+    expect(ben.locator("#wf-piles")).to_have_attribute("open", "")
+    def shown():  # the table clock runs meanwhile
+        return re.sub(r"\d+:\d\d", "<time>", ben.locator("#view").inner_text())
+    pushed = shown()
+    watch.assert_clean()
+    ben.reload()  # (it cuts the stream: no longer watched)
+    ben.locator("#wf-piles > summary").click()
+    assert shown() == pushed
+
+
 def test_a_tap_on_a_form_every_phone_shares_sends_a_request_id_of_this_phone(live_server, phones):
     """The correction panels are rendered once for every phone and carry no request id: the
     page gives the tapped form its own, a fresh one on each phone."""

@@ -16,13 +16,37 @@ HX = {"HX-Request": "true"}
 
 
 def views_in(text):
-    """The HTML of every `view` event in the stream text, in order."""
+    """The HTML of every `view` event in the stream text, in order, each change put
+    together with the view before it as the page does (static/app.js)."""
     found = []
     for block in text.split("\n\n"):
         lines = block.split("\n")
         if lines and lines[0] == "event: view":
-            found.append("\n".join(line[len("data: "):] for line in lines[1:]))
+            data = "\n".join(line[len("data: "):] for line in lines[1:])
+            found.append(put_together(found[-1] if found else None, data))
     return found
+
+
+def put_together(before, data):
+    """A pushed view from its change ("~" and the length, then "=start,length" spans of the
+    view before and "+" new text), counting UTF-16 units as a browser does."""
+    if not data.startswith("~"):
+        return data
+    assert before is not None, "a change with no view before it on the stream"
+    units = before.encode("utf-16-le")
+    lines = data.split("\n")
+    out = []
+    for line in lines[1:]:
+        assert line[:1] in ("+", "="), line
+        if line[0] == "+":
+            out.append(line[1:])
+        else:
+            start, length = map(int, line[1:].split(","))
+            assert start + length <= len(units) // 2
+            out.append(units[2 * start:2 * (start + length)].decode("utf-16-le"))
+    view = "".join(out)
+    assert len(view.encode("utf-16-le")) // 2 == int(lines[0][1:])
+    return view
 
 
 def fetched_view(client, code):

@@ -17,7 +17,7 @@ from jinja2_fragments.flask import render_block
 from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
-from . import compression, forms, phone, shared_parts, table_reads, templating
+from . import compression, forms, phone, shared_parts, table_reads, templating, view_delta
 
 bp = Blueprint("pages", __name__)
 # The templates call the first three as ui.form, ui.button and ui.stepper (forms.UI).
@@ -122,9 +122,10 @@ def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose
         html = render_block("table/page.html", "view", **ctx)
         ctx["shared_part"].share()
         if pieces is None:
-            response = Response(html)
+            # One line, as the view a stream pushes and the parts in it.
+            response = Response(shared_parts.one_line_kept(html))
         else:
-            response = Response(compression.gzip_body(shared_parts.split_marked(html, pieces)),
+            response = Response(compression.gzip_body(shared_parts.view_items(html, pieces)),
                                 mimetype="text/html")
             response.headers["Content-Encoding"] = "gzip"
             response.headers["Vary"] = "Accept-Encoding"
@@ -372,6 +373,7 @@ def _view_pusher(code: str):
     values = tuple(request.environ.get(key) for key in _PUSH_ENVIRON_KEYS)
     path = url_for("pages.table_view", code=code)
     tokens, host = tuple(phone.tokens(code)), phone.host_token(code)
+    sent = view_delta.StreamViews()  # after its first view, the stream sends changes
 
     def render():
         environ = {key: value for key, value in zip(_PUSH_ENVIRON_KEYS, values) if value is not None}
@@ -387,7 +389,7 @@ def _view_pusher(code: str):
                 context = _context_for_phone(code, pieces)
                 html = render_block("table/page.html", "view", **context)
                 context["shared_part"].share()
-                return shared_parts.split_marked(html, pieces)
+                return sent.event_text(shared_parts.view_items(html, pieces))
         except Exception:  # the phone fetches its view after the update instead
             app.logger.exception("rendering a pushed view of table %s failed", code)
             return None

@@ -49,9 +49,12 @@ class Piece:
     every table): a plain view rendered for a phone inflates it again, which costs a tenth
     of rendering it."""
 
-    __slots__ = ("_compressed",)
+    __slots__ = ("_compressed", "cut", "changes")
 
     def __init__(self, html: str | None):
+        # For a stream's changes (view_delta): the part cut into segments, and its change
+        # from the version before, each worked out once for every phone.
+        self.cut = self.changes = None
         if html is not None:
             self._compressed = _compressed(one_line(html).encode())
 
@@ -126,16 +129,28 @@ DEFLATE_LEVEL = 6  # compressed once for every phone of the table: worth the bet
 _MARK = f"\x00part-{secrets.token_hex(6)}-"
 
 
-def split_marked(html: str, pieces: list) -> list:
-    """A view rendered with marks back into its text and its parts, in order."""
+def view_items(html: str, pieces: list) -> list:
+    """A view rendered with marks back into its text and its parts, in order, each text
+    made one line as the parts are (`one_line_kept`): a view goes out as one line."""
     out = []
     for index, chunk in enumerate(html.split(_MARK)):
         if index:
             number, chunk = chunk.split("\x00", 1)
             out.append(pieces[int(number)])
         if chunk:
-            out.append(chunk)
+            out.append(one_line_kept(chunk))
     return out
+
+
+def one_line_kept(text: str) -> str:
+    """`one_line`, keeping one blank where the text began or ended with blanks: the text
+    between two shared parts may stand between two words."""
+    if "\n" not in text and "\r" not in text:
+        return text
+    body = one_line(text)
+    lead = " " if text[:1].isspace() else ""
+    tail = " " if text[-1:].isspace() and body else ""
+    return f"{lead}{body}{tail}"
 
 
 class _NotInSharedPart(StrictUndefined):

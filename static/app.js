@@ -501,6 +501,15 @@ document.addEventListener("input", function (event) {
     return found ? parseInt(found[1], 10) : 0;
   }
 
+  // A form sends the version of the view it is in, the one on screen when it was tapped
+  // (forms carry none of their own: a view's forms stay the same text from one version to
+  // the next, and a pushed change leaves them out).
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
+    if (!form || !view() || !view().contains(form) || event.detail.parameters.has("version")) return;
+    event.detail.parameters.set("version", String(shownVersion()));
+  });
+
   // An answer older than the view on screen (a refresh overtaken by a tap's answer) is
   // not swapped in: the screen never steps back.
   document.addEventListener("htmx:beforeSwap", function (event) {

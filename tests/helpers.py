@@ -51,6 +51,11 @@ def hx_post(client, url, data):
     return client.post(url, data=data, headers={"HX-Request": "true"})
 
 
+def shown_version(html):
+    """The version a view shows (`data-version`): the page sends it with each form."""
+    return re.search(r'data-version="(\d+)"', html).group(1)
+
+
 def hidden(html, name):
     """The value of the first hidden input called `name` in a page."""
     match = re.search(rf'name="{name}" value="([^"]*)"', html)

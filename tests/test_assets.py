@@ -10,7 +10,7 @@ from pathlib import Path
 import brotli
 import pytest
 
-from companion.web.assets import VENDOR_FILES, asset_url
+from companion.web.assets import BUNDLES, VENDOR_FILES, asset_url
 
 ROOT = Path(__file__).resolve().parent.parent
 STATIC = ROOT / "static"
@@ -59,7 +59,7 @@ def test_vendor_files_are_served_as_published(app, client):
 
 def test_every_compressed_body_is_the_identity_body(app, client):
     urls = [f"/static/{p.name}" for p in sorted(STATIC.iterdir()) if p.is_file()]
-    urls += [f"/vendor/{name}" for name in VENDOR_FILES]
+    urls += [f"/vendor/{name}" for name in VENDOR_FILES] + [f"/bundle/{name}" for name in BUNDLES]
     packed = 0
     for url in urls:
         plain = served(client, url).get_data()
@@ -71,7 +71,21 @@ def test_every_compressed_body_is_the_identity_body(app, client):
         resp = served(client, url, "gzip, deflate, br")
         if resp.headers.get("Content-Encoding") == "br":
             assert brotli.decompress(resp.get_data()) == plain, url
-    assert packed >= len(OWN) + len(VENDOR_FILES)
+    assert packed >= len(OWN) + len(VENDOR_FILES) + len(BUNDLES)
+
+
+def test_a_page_loads_one_script_htmx_its_extensions_and_app_js_in_order(app, client):
+    page = served(client, "/").get_data(as_text=True)
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert len(scripts) == 1 and scripts[0].startswith("/bundle/forest.js?v=")
+    parts = [served(client, f"/vendor/{name}" if kind == "vendor" else f"/static/{name}").get_data()
+             for kind, name in BUNDLES["forest.js"]]
+    assert [name for _kind, name in BUNDLES["forest.js"]] == [
+        "htmx.min.js", "sse.min.js", "idiomorph-ext.min.js", "app.js"]
+    bundle = served(client, scripts[0])
+    assert bundle.get_data() == b";\n".join(parts)
+    assert bundle.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert client.get("/bundle/other.js").status_code == 404
 
 
 def test_small_files_are_compressed_when_that_makes_them_smaller(app, client, tmp_path):

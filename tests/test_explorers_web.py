@@ -7,7 +7,7 @@ import pytest
 from companion import store
 from companion.db import get_db
 
-from .helpers import act, hidden, hx_post, kept_in_place, take, toast
+from .helpers import act, hidden, hx_post, kept_in_place, take, toast, shown_version
 
 GAME = "explorers-of-the-woodlands"
 
@@ -96,11 +96,11 @@ def test_page_buttons_drive_a_turn_and_undo_restores_poisoned_hp(client):
         page = client.get(f"/t/{code}").get_data(as_text=True)
         hx_post(client, f"/t/{code}/act", {"action": "place_tile", "kind": "growth",
                                            "hero": hidden(page, "hero"),
-                                           "version": hidden(page, "version"), "seat": "0"})
+                                           "version": shown_version(page), "seat": "0"})
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert "Poison: Xylia loses 1 HP at the start of her turn (5 → 4 HP)." in page
     assert "End Xylia&#39;s turn" in page
-    version = hidden(page, "version")
+    version = shown_version(page)
     resp = hx_post(client, f"/t/{code}/undo", {"version": version})
     assert toast(resp).startswith("Undone")
     view = client.get(f"/api/tables/{code}").get_json()["view"]

@@ -9,6 +9,8 @@ import pytest
 from companion import db as db_module
 from companion import store
 
+from .helpers import act
+
 
 @pytest.fixture
 def sqlite_app(tmp_path):
@@ -132,22 +134,23 @@ def test_form_helpers_escape_what_players_typed(sqlite_app):
     assert 'aria-label="Al&#34;&lt;b&gt; Magic minus one"' in html
 
 
-def test_every_form_of_a_view_has_a_request_id_field_its_own_or_left_to_the_page(sqlite_app):
-    """A form rendered for this phone alone carries its own request id; a form of a part every
-    phone shares carries an empty one, which the page fills when it is tapped (app.js): a
-    request id handed to two phones would make one phone's tap look like the other's retry."""
+def test_every_form_of_a_view_leaves_its_request_id_and_version_to_the_page(sqlite_app):
+    """A form carries an empty request id, which the page fills when it is tapped (app.js):
+    an id handed to two phones would make one phone's tap look like the other's retry. The
+    version goes from the view (`data-version`), not the form, so the forms of a view are
+    the same text from one version to the next and a pushed change leaves them out."""
     import re
     code, phones = _wicked_forest_table(sqlite_app, ["Ana", "Ben", "Cara"])
-    views = [p.get(f"/t/{code}/view", headers=HX).get_data(as_text=True) for p in phones[:2]]
-    forms = views[0].count("<form ")
+    view = phones[0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    forms = view.count("<form ")
     assert forms > 20
-    fields = re.findall(r'name="rid" value="([^"]*)"', views[0])
-    assert len(fields) == forms
-    own = [rid for rid in fields if rid]
-    assert own and len(own) == len(set(own))
-    assert fields.count("") > len(own)  # the corrections, piles and players are shared
-    others = {rid for rid in re.findall(r'name="rid" value="([^"]*)"', views[1]) if rid}
-    assert others and not others & set(own)
+    assert re.findall(r'name="rid" value="([^"]*)"', view) == [""] * forms
+    assert 'name="version"' not in view and 'data-version="0"' in view
+    act(phones[1], code, "set_draw_pile", {"count": 20}, seat=1)
+    later = phones[0].get(f"/t/{code}/view", headers=HX).get_data(as_text=True)
+    assert 'data-version="1"' in later
+    stepper = re.compile(r'<form [^>]*>(?:(?!</form>).)*aria-label="Draw pile minus one"')
+    assert stepper.search(view).group(0) == stepper.search(later).group(0).replace('value="19"', 'value="20"')
 
 
 def test_a_stepper_at_its_bounds_disables_the_step_past_them(sqlite_app):

@@ -2,7 +2,7 @@
 
 import re
 
-from .helpers import act, create_tiny, hidden, hx_post, kept_in_place, take, toast, version_of
+from .helpers import act, create_tiny, hidden, hx_post, kept_in_place, take, toast, version_of, shown_version
 
 
 def test_home_lists_the_games(client):
@@ -87,7 +87,7 @@ def test_undo_from_another_phone_restores_previous_state(client, make_client):
     take(other, code, 1)
     assert act(client, code, "add", {"amount": 3}).status_code == 200
     page = other.get(f"/t/{code}/view", headers={"HX-Request": "true"}).get_data(as_text=True)
-    resp = hx_post(other, f"/t/{code}/undo", {"version": hidden(page, "version"), "rid": "u1"})
+    resp = hx_post(other, f"/t/{code}/undo", {"version": shown_version(page), "rid": "u1"})
     assert toast(resp) == "Undone: Ana added 3." and 'data-version="2"' in resp.get_data(as_text=True)
     assert client.get(f"/api/tables/{code}").get_json()["view"]["count"] == 0
 
@@ -179,7 +179,7 @@ def test_security_headers_and_cross_site_post(client):
 
 def test_vendor_assets_are_served_locally(client):
     page = client.get("/").get_data(as_text=True)
-    src = re.search(r'src="(/vendor/htmx\.min\.js\?v=[0-9a-f]+)"', page).group(1)
+    src = re.search(r'src="(/bundle/forest\.js\?v=[0-9a-f]+)"', page).group(1)
     resp = client.get(src)
     assert resp.status_code == 200 and b"htmx" in resp.data
     assert "max-age=31536000" in resp.headers["Cache-Control"]

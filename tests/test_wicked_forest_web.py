@@ -5,7 +5,7 @@ import json
 import re
 from html import unescape
 
-from .helpers import act, hidden, hx_post, kept_in_place, take, toast, version_of
+from .helpers import act, hidden, hx_post, kept_in_place, take, toast, version_of, shown_version
 
 
 def new_table(client, players=("Ana", "Ben"), inventory=False):
@@ -279,11 +279,11 @@ def test_crystallization_fields_outlive_refreshes_until_this_phone_logs_them(cli
         assert f'id="wf-crystal-{field}" name="{field}"' in html
     fields = {"action": "crystallize", "seat": "0", "player": "0", "color": "none", "spent": "0"}
     refused = hx_post(client, f"/t/{code}/act", dict(fields, item="cultivation", magic="4", rid="r-1",
-                                                     version=hidden(html, "version")))
+                                                     version=shown_version(html)))
     # Refused (a Cultivation tile has a colour): the screen is left as it is, what was picked stays.
     assert kept_in_place(refused) and "has a color" in toast(refused)
     answer = hx_post(client, f"/t/{code}/act", dict(fields, item="card", magic="4", rid="r-2",
-                                                    version=hidden(html, "version")))
+                                                    version=shown_version(html)))
     answer = answer.get_data(as_text=True)
     # Logged: this phone's answer brings empty fields for the next entry.
     assert "Ana 4" in answer and "hx-preserve" not in crystal_fields(answer)

@@ -3,7 +3,7 @@ around and a watcher; the ending says who won and why before any round's result.
 
 import re
 
-from .helpers import act, hidden
+from .helpers import act, hidden, shown_version
 from .test_mysterious_forest_web import ok
 
 
@@ -191,7 +191,7 @@ def test_the_correction_panel_marks_and_unmarks_the_phoenix(client):
     assert 'name="phoenix"' not in ana_add
     assert "Ben holds the Golden Phoenix; to move it, unmark it in Ben's scored cards first." in ana_add
     # The form posts without the box ticked: the Phoenix is unmarked.
-    resp = client.post(f"/t/{code}/act", data={"action": "edit_card", "version": hidden(page, "version"),
+    resp = client.post(f"/t/{code}/act", data={"action": "edit_card", "version": shown_version(page),
                                                   "seat": "0", "player": "1", "index": "0",
                                                   "value": "7", "name": "Owl"})
     assert resp.status_code in (200, 303)

@@ -33,17 +33,19 @@ def _text(value) -> str:
 
 
 def _opening(context, action, seat, cls, label) -> str:
-    """The <form> tag and its hidden fields: the action, the version this phone saw, a
-    fresh request id (a retried tap is recognised by it) and the seat it acts for."""
+    """The <form> tag and its hidden fields: the action, the request id (a retried tap is
+    recognised by it) and the seat it acts for. The version this phone saw is the view's
+    own (`data-version`): the page sends it with the form (static/app.js), so a form is the
+    same text from one version to the next and a pushed change leaves it out."""
     url = _text(context.get("act_url") or url_for("pages.act", code=context["table"].code))
     aria = f' aria-label="{_text(label)}"' if label else ""
     seat_field = "" if seat is None else f'<input type="hidden" name="seat" value="{_text(seat)}">'
-    # The request id is letters, digits, "-", "_" and "." (phone.request_ids): nothing to escape.
+    # The request id is left empty: the page gives the form its own when it is tapped
+    # (static/app.js), so two phones never send the same one and a form stays the same text.
     return (f'<form method="post" action="{url}" hx-post="{url}" hx-target="#view" hx-sync="this:drop" '
             f'class="act {_text(cls)}"{aria}>'
             f'<input type="hidden" name="action" value="{_text(action)}">'
-            f'<input type="hidden" name="version" value="{_text(context["table"].version)}">'
-            f'<input type="hidden" name="rid" value="{context["new_rid"]()}">{seat_field}')
+            f'<input type="hidden" name="rid" value="">{seat_field}')
 
 
 def _fields(fields: dict) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-import secrets
 import socket
 from urllib.parse import urlsplit
 
@@ -75,17 +73,6 @@ class SessionInterface(SecureCookieSessionInterface):
 
 def held_seats(table) -> list[int]:
     return tables.seats_held(get_db(), table, tokens(table.code))
-
-
-def request_ids():
-    """Request ids for the forms of one rendered view: one random stem, then a counter.
-
-    Each id is as unique as a fresh random one, but the 30-odd forms of a view then
-    share their random part, so the compressed update is half a kilobyte lighter.
-    """
-    stem = secrets.token_urlsafe(12)
-    numbers = itertools.count(1)
-    return lambda: f"{stem}.{next(numbers)}"
 
 
 def lan_address() -> str | None:

@@ -12,8 +12,7 @@ included with `{{ shared_part("game/_shared_x.html") }}`, and is rendered:
   who looks), no table state (only its code, version, players and options), only `seated`
   (whether the phone holds a seat: watchers get no forms);
 - with forms that carry no seat (the server acts for the phone's first seat, as it always
-  did for them) and no request id: the page gives each form its own when it is tapped
-  (static/app.js), so two phones never share one;
+  did for them);
 - as one line: each line break and the blanks around it become one space, which HTML reads
   the same (no shared part holds <pre>, <textarea> or a script), so one compressed copy
   serves both a fragment's body and a stream's `view` event, whose lines are `data:` lines.
@@ -77,6 +76,10 @@ class Piece:
     def sse(self) -> str:
         """The part inside a `view` event: as it is, since it holds no line break."""
         return self.html
+
+    def same_text(self, other: "Piece") -> bool:
+        """Whether the two hold the same text (the same checksum and length of its bytes)."""
+        return self._compressed[1:3] == other._compressed[1:3]
 
     def deflated(self) -> bytes:
         """The part as raw deflate blocks ending byte-aligned: a compressed stream or body
@@ -186,10 +189,6 @@ def cache_of(app) -> PartCache:
     return cache
 
 
-def _no_request_id() -> str:
-    return ""  # filled in by the page when the form is tapped
-
-
 class PartRenderer:
     """`shared_part(name)` for one view: the part's HTML, from this process's cache when
     another phone's view at the same version already rendered it, else from the database
@@ -218,7 +217,7 @@ class PartRenderer:
         if self._names is None:
             names = {"table": PublicTable(self.table), "game": self.game,
                      "v": self.public(), "seated": self.seated,
-                     "actor": self.private_actor, "new_rid": _no_request_id, "act_url": self.act_url,
+                     "actor": self.private_actor, "act_url": self.act_url,
                      **(self.extras() if self.extras is not None else {})}
             for hidden in ("request", "session", "g", "held", "viewer", "me", "private", "seats"):
                 names[hidden] = _NotInSharedPart(name=hidden, hint=f"'{hidden}' is not for a shared part")

@@ -43,16 +43,23 @@ def utf16_length(text: str) -> int:
     return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
+# A letter beyond the first 65,536 (most emoji): two UTF-16 units.
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
 class Cut:
     """A text cut into segments, kept as the hash and the UTF-16 length of each (not the
-    text: a stream keeps this of the last view it sent, for the next change)."""
+    text: a stream keeps this of the last view it sent, for the next change), and the hash
+    and length of the whole, to know the same text again without cutting it."""
 
-    __slots__ = ("hashes", "lengths", "size")
+    __slots__ = ("hashes", "lengths", "size", "whole")
 
-    def __init__(self, segments: list[str]):
+    def __init__(self, text: str, segments: list[str]):
         self.hashes = array("q", map(hash, segments))
-        self.lengths = array("l", map(utf16_length, segments))
+        # Counted one by one only in a text with letters that take two units.
+        self.lengths = array("l", map(utf16_length if _ASTRAL.search(text) else len, segments))
         self.size = sum(self.lengths)
+        self.whole = (hash(text), len(text))
 
 
 def segments_of(text: str) -> list[str]:
@@ -101,8 +108,9 @@ def _piece_cut(piece: Piece) -> tuple[Cut, list[str] | None]:
     cut = piece.cut
     if cut is not None:
         return cut, None
-    segments = segments_of(str(piece.html))
-    piece.cut = cut = Cut(segments)
+    text = str(piece.html)
+    segments = segments_of(text)
+    piece.cut = cut = Cut(text, segments)
     return cut, segments
 
 
@@ -111,9 +119,11 @@ def _piece_changes(old: Piece, new: Piece) -> list:
     found = new.changes
     if found is not None and found[0] is old:
         return found[1]
+    if new.cut is None and old.cut is not None and new.same_text(old):
+        new.cut = old.cut  # most parts are as they were: not even cut again
     old_cut, _ = _piece_cut(old)
     new_cut, segments = _piece_cut(new)
-    if old_cut.size == new_cut.size and old_cut.hashes == new_cut.hashes:
+    if new_cut is old_cut or (old_cut.size == new_cut.size and old_cut.hashes == new_cut.hashes):
         ops = [[0, new_cut.size]] if new_cut.size else []
     else:
         if segments is None:
@@ -136,16 +146,22 @@ class StreamViews:
 
     def event_text(self, items: list):
         sent_before = self._sent
+        same_shape = sent_before is not None and len(sent_before) == len(items)
         cuts, text_segments = [], []
-        for item in items:
+        for index, item in enumerate(items):
             if isinstance(item, str):
+                old = sent_before[index] if same_shape else None
+                if isinstance(old, Cut) and old.whole == (hash(item), len(item)):
+                    text_segments.append(None)  # as sent before: not cut again
+                    cuts.append(old)
+                    continue
                 segments = segments_of(item)
                 text_segments.append(segments)
-                cuts.append(Cut(segments))
+                cuts.append(Cut(item, segments))
             else:
                 text_segments.append(None)
                 cuts.append(item)
-        if sent_before is None or len(sent_before) != len(cuts) or any(
+        if not same_shape or any(
                 isinstance(a, Piece) != isinstance(b, Piece) for a, b in zip(sent_before, cuts)):
             self._sent = cuts
             return items
@@ -157,6 +173,9 @@ class StreamViews:
             if isinstance(new, Piece):
                 item_ops = _piece_changes(old, new)
                 old_size, size = old.cut.size, new.cut.size
+            elif new is old:
+                item_ops = [[0, new.size]] if new.size else []
+                old_size = size = new.size
             else:
                 item_ops = changes(old, segments, new)
                 old_size, size = old.size, new.size

@@ -70,8 +70,11 @@ class Piece:
 
     @property
     def html(self) -> Markup:
+        return Markup(self.text())
+
+    def text(self) -> str:
         # Blocks ending in a sync flush, not a whole stream: a decompressor object takes them.
-        return Markup(zlib.decompressobj(-zlib.MAX_WBITS).decompress(self._compressed[0]).decode())
+        return zlib.decompressobj(-zlib.MAX_WBITS).decompress(self._compressed[0]).decode()
 
     def sse(self) -> str:
         """The part inside a `view` event: as it is, since it holds no line break."""
@@ -141,8 +144,18 @@ def view_items(html: str, pieces: list) -> list:
             number, chunk = chunk.split("\x00", 1)
             out.append(pieces[int(number)])
         if chunk:
-            out.append(one_line_kept(chunk))
+            one = _one_lined.get(chunk)
+            if one is None:
+                if len(_one_lined) >= 256:
+                    _one_lined.clear()
+                one = _one_lined[chunk] = one_line_kept(chunk)
+            out.append(one)
     return out
+
+
+# The text between parts, made one line: most of it is the same on every phone of a table
+# at one version, and looking it up costs a hash of it, a tenth of making it again.
+_one_lined: dict[str, str] = {}
 
 
 def one_line_kept(text: str) -> str:

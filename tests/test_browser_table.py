@@ -29,6 +29,15 @@ def join(page, base, code, name):
     expect(page.locator(".seat-chip.mine")).to_contain_text(name)
 
 
+def ana_and_ben_seated(ana, ben, base):
+    """A Wicked Forest table of three, Ana's and Ben's phones seated; its code."""
+    code = create_wicked_forest(ana, base, ["Ana", "Ben", "Cara"])
+    ana.get_by_role("button", name="I am Ana").click()
+    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
+    join(ben, base, code, "Ben")
+    return code
+
+
 def test_create_join_live_update_reload_and_undo(live_server, phones):
     ana, ben = phones(2)
     code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
@@ -76,10 +85,7 @@ def test_stream_drop_is_followed_by_a_full_resync(live_server, phones):
 
 def test_another_phones_move_arrives_as_a_pushed_view_with_no_fetch(live_server, phones):
     ana, ben = phones(2)
-    code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
-    ana.get_by_role("button", name="I am Ana").click()
-    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
-    join(ben, live_server, code, "Ben")
+    code = ana_and_ben_seated(ana, ben, live_server)
     watch = Watch(ben)
     fetches = []
     ben.on("request", lambda r: f"/t/{code}/view" in r.url and fetches.append(r.url))
@@ -107,10 +113,7 @@ def test_views_after_the_first_arrive_as_changes_and_the_page_puts_them_together
     """After its first view the stream sends what changed: Ben's page puts each together
     from the one before, shows it with no fetch, and a reload shows the same."""
     ana, ben = phones(2)
-    code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
-    ana.get_by_role("button", name="I am Ana").click()
-    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
-    join(ben, live_server, code, "Ben")
+    code = ana_and_ben_seated(ana, ben, live_server)
     watch = Watch(ben)
     fetches, changes = [], []
     ben.on("request", lambda r: f"/t/{code}/view" in r.url and fetches.append(r.url))
@@ -143,10 +146,7 @@ def test_a_tap_on_a_form_every_phone_shares_sends_a_request_id_of_this_phone(liv
     """The correction panels are rendered once for every phone and carry no request id: the
     page gives the tapped form its own, a fresh one on each phone."""
     ana, ben = phones(2)
-    code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
-    ana.get_by_role("button", name="I am Ana").click()
-    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
-    join(ben, live_server, code, "Ben")
+    code = ana_and_ben_seated(ana, ben, live_server)
     sent = {"ana": [], "ben": []}
     for who, page in (("ana", ana), ("ben", ben)):
         page.on("request", lambda r, who=who: r.method == "POST" and "/act" in r.url
@@ -168,10 +168,7 @@ def test_a_tap_on_a_form_every_phone_shares_sends_a_request_id_of_this_phone(liv
 
 def test_each_phone_sees_its_own_board_marked_in_the_players_panel_every_phone_shares(live_server, phones):
     ana, ben = phones(2)
-    code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"])
-    ana.get_by_role("button", name="I am Ana").click()
-    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
-    join(ben, live_server, code, "Ben")
+    code = ana_and_ben_seated(ana, ben, live_server)
     for page, mine in ((ana, "Ana"), (ben, "Ben")):
         page.locator("#wf-players > summary").click()
         boards = page.locator("#wf-players article.player")

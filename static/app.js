@@ -44,12 +44,9 @@
     }
   });
 
-  // A stream that reopened after a drop: fetch the whole current view.
-  document.addEventListener("htmx:sseOpen", function () {
-    var live = document.getElementById("live");
-    if (live && live.dataset.opened) resync();
-    if (live) live.dataset.opened = "1";
-  });
+  // A stream that reopened after a drop needs no fetch: it asks for the version and seats
+  // the page was opened with, so it sends the whole current view at once whenever the
+  // table moved on since (and starts the changes after it from there).
 
   // The network came back, or a refresh failed on a flaky network: fetch the view again.
   window.addEventListener("online", resync);

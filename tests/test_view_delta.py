@@ -13,7 +13,8 @@ from .test_pushed_views import put_together
 # beyond the first 65,536 (two UTF-16 units each, as a page counts them), and repeats.
 BITS = ['<div class="row">', "</div>", '<span class="n">', "</span>", "<li>", "</li>", "<p>",
         "Ana", "Ben 🍄", "𝄞 Cara", "7", "12", " ", '<input type="hidden" name="version" value="3">',
-        '<button class="btn">+</button>', "<section>", "</section>", "é"]
+        '<button class="btn">+</button>', "<section>", "</section>", "é", '<details class="panel">',
+        "</details>", "<article>"]
 texts = st.lists(st.sampled_from(BITS), max_size=30).map("".join)
 # A view: its own text and shared parts, alternating as a rendered view's items do.
 views = st.lists(st.tuples(st.booleans(), texts), min_size=1, max_size=6)

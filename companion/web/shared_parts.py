@@ -48,14 +48,16 @@ class Piece:
     every table): a plain view rendered for a phone inflates it again, which costs a tenth
     of rendering it."""
 
-    __slots__ = ("_compressed", "cut", "changes")
+    __slots__ = ("_compressed", "changes", "_size16")
 
     def __init__(self, html: str | None):
-        # For a stream's changes (view_delta): the part cut into segments, and its change
-        # from the version before, each worked out once for every phone.
-        self.cut = self.changes = None
+        # For a stream's changes (view_delta): the part's change from the version before,
+        # worked out once for every phone, and its length as a page counts it.
+        self.changes = self._size16 = None
         if html is not None:
-            self._compressed = _compressed(one_line(html).encode())
+            text = one_line(html)
+            self._size16 = _utf16_length(text)
+            self._compressed = _compressed(text.encode())
 
     @classmethod
     def stored(cls, deflated: bytes, crc: int, size: int) -> "Piece":
@@ -80,6 +82,12 @@ class Piece:
         """The part inside a `view` event: as it is, since it holds no line break."""
         return self.html
 
+    def size16(self) -> int:
+        """Its text's length in UTF-16 units, as a page counts it (found once)."""
+        if self._size16 is None:
+            self._size16 = _utf16_length(self.text())
+        return self._size16
+
     def same_text(self, other: "Piece") -> bool:
         """Whether the two hold the same text (the same checksum and length of its bytes)."""
         return self._compressed[1:3] == other._compressed[1:3]
@@ -96,6 +104,10 @@ class Piece:
         the block's own CRC plus the prefix's CRC moved on by as many zero bytes."""
         _, own, size, zeros = self._compressed
         return _crc_of_zeros(size, crc) ^ zeros ^ own, size
+
+
+def _utf16_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 def one_line(html: str) -> str:

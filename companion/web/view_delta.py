@@ -19,9 +19,9 @@ units, as the page's strings do.
 A change holds nothing its phone could not fetch: new text from its own new view, and
 spans of the view this stream sent it before.
 
-Shared parts (`shared_parts.Piece`) are cut once per version and process, and the change
-of a part from its previous version is worked out once for all the phones that were sent
-that version.
+The change of a shared part (`shared_parts.Piece`) from its previous version is worked out
+once in a process for all the phones that were sent that version: a part as it was is one
+copy, and of one that changed only the panels or sections that changed are cut.
 """
 
 from __future__ import annotations
@@ -41,10 +41,6 @@ SEGMENT_START = re.compile(
     r"<(?=(?:div|li|section|form|details|summary|p|h[1-6]|ul|ol|tr|table|span|button|label|input)[\s>])")
 MARK = "~"  # a change; a whole view starts with "<"
 WHOLE_ABOVE = 0.5  # new text above this share of the view: the view goes whole
-
-
-def utf16_length(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 # A letter beyond the first 65,536 (most emoji): two UTF-16 units.
@@ -114,15 +110,14 @@ def changes(old: Cut, segments: list[str], new: Cut) -> list:
     return ops
 
 
-def _piece_cut(piece: Piece) -> tuple[Cut, list[str] | None]:
-    """A shared part's cut, made once (its segments too, when just made)."""
-    cut = piece.cut
-    if cut is not None:
-        return cut, None
-    text = piece.text()
-    segments = segments_of(text)
-    piece.cut = cut = Cut(text, segments)
-    return cut, segments
+# Where a block starts: a panel or section of a shared part. A part that changed is compared
+# block by block first, and only a block that changed is cut into segments.
+BLOCK_START = re.compile(r"<(?=(?:details|section|article)[\s>])")
+
+
+def _blocks(text: str) -> list[str]:
+    first, *rest = BLOCK_START.split(text)
+    return ([first] if first else []) + ["<" + block for block in rest]
 
 
 def _piece_changes(old: Piece, new: Piece) -> list:
@@ -130,18 +125,58 @@ def _piece_changes(old: Piece, new: Piece) -> list:
     found = new.changes
     if found is not None and found[0] is old:
         return found[1]
-    if new.cut is None and old.cut is not None and new.same_text(old):
-        new.cut = old.cut  # most parts are as they were: not even cut again
-    old_cut, _ = _piece_cut(old)
-    new_cut, segments = _piece_cut(new)
-    if new_cut is old_cut or (old_cut.size == new_cut.size and old_cut.hashes == new_cut.hashes):
-        ops = [[0, new_cut.size]] if new_cut.size else []
+    if new.same_text(old):  # most parts are as they were: copied whole
+        ops = [[0, old.size16()]] if old.size16() else []
     else:
-        if segments is None:
-            segments = segments_of(new.text())
-        ops = changes(old_cut, segments, new_cut)
+        ops = _text_changes(old.text(), new.text())
     new.changes = (old, ops)
     return ops
+
+
+def _text_changes(old_text: str, new_text: str) -> list:
+    """`changes` of two texts, block by block: a block found whole in the old text is copied
+    from there, one that changed is cut and compared with the old block in its place."""
+    old_blocks, new_blocks = _blocks(old_text), _blocks(new_text)
+    starts, found = [], {}
+    at = 0
+    for block in old_blocks:
+        found.setdefault(block, at)
+        starts.append(at)
+        at += utf16_length(block)
+    if len(old_blocks) != len(new_blocks):
+        old_blocks, starts = [old_text], [0]  # blocks added or gone: against the whole old text
+    ops: list = []
+    for index, block in enumerate(new_blocks):
+        start = found.get(block)
+        if start is not None:
+            block_ops = [[start, utf16_length(block)]]
+        else:
+            old_block = old_blocks[min(index, len(old_blocks) - 1)]
+            base = starts[min(index, len(starts) - 1)]
+            segments = segments_of(block)
+            block_ops = [[base + op[0], op[1]] if type(op) is list else op
+                         for op in changes(Cut(old_block, segments_of(old_block)), segments, Cut(block, segments))]
+        for op in block_ops:
+            _append(ops, op)
+    return ops
+
+
+def _append(ops: list, op) -> None:
+    """Add an op, joining it to the one before when it goes on from there."""
+    last = ops[-1] if ops else None
+    if type(op) is str:
+        if type(last) is str:
+            ops[-1] = last + op
+        else:
+            ops.append(op)
+    elif type(last) is list and last[0] + last[1] == op[0]:
+        last[1] += op[1]
+    else:
+        ops.append(list(op))
+
+
+def utf16_length(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 class StreamViews:
@@ -183,7 +218,7 @@ class StreamViews:
         for old, new, segments in zip(sent_before, cuts, text_segments):
             if isinstance(new, Piece):
                 item_ops = _piece_changes(old, new)
-                old_size, size = old.cut.size, new.cut.size
+                old_size, size = old.size16(), new.size16()
             elif new is old:
                 item_ops = [[0, new.size]] if new.size else []
                 old_size = size = new.size
@@ -193,17 +228,9 @@ class StreamViews:
             for op in item_ops:
                 if type(op) is str:
                     fresh += len(op)
-                    if ops and type(ops[-1]) is str:
-                        ops[-1] += op
-                    else:
-                        ops.append(op)
-                    continue
-                start = base + op[0]
-                last = ops[-1] if ops else None
-                if type(last) is list and last[0] + last[1] == start:
-                    last[1] += op[1]
+                    _append(ops, op)
                 else:
-                    ops.append([start, op[1]])
+                    _append(ops, [base + op[0], op[1]])
             base += old_size
             new_size += size
         self._sent = cuts

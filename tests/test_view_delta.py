@@ -78,4 +78,19 @@ def test_a_shared_part_is_compared_once_for_every_phone_that_was_sent_the_same_v
         phone.event_text(["<ul>", old, "</ul>"])
     changes = [phone.event_text(["<ul>", new, "</ul>"]) for phone in phones]
     assert changes[0] == changes[1] == changes[2] == "~29\n=0,14\n+<li>3</li>\n=24,5"
-    assert new.changes[0] is old
+    assert new.changes[0]() is old
+
+
+def test_a_part_keeps_no_earlier_version_of_itself_alive():
+    """Each version knows the change from the one before without holding it: a table's
+    part through a long game must not keep every version it ever had."""
+    import gc
+    import weakref
+    phone = view_delta.StreamViews()
+    parts = [Piece(f"<ul><li>{n}</li><li>x</li></ul>") for n in range(20)]
+    for part in parts:
+        phone.event_text(["<div>", part, "</div>"])
+    first = weakref.ref(parts[0])
+    del parts[:-1]
+    gc.collect()
+    assert first() is None

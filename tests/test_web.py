@@ -223,3 +223,24 @@ def test_styles_and_scripts_carry_nosniff_but_not_the_page_policy(client):
         assert resp.headers["X-Content-Type-Options"] == "nosniff"
         assert "Content-Security-Policy" not in resp.headers
     assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+
+
+def test_a_form_posted_by_the_browser_before_the_page_script_runs_changes_nothing(client):
+    """A form carries no version of its own (the page's script sends the one its view
+    shows): posted as rendered, by the browser alone, it changes nothing and the page says
+    to tap again."""
+    code = create_tiny(client)
+    take(client, code, 0)
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    form = re.search(r'<form method="post" action="(/t/\w+/act)"[^>]*>(.*?)</form>', page, re.S)
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(2)))
+    assert "version" not in fields and fields["rid"] == ""
+    button = re.search(r'<button[^>]*name="(\w+)" value="([^"]*)"', form.group(2))
+    if button:
+        fields[button.group(1)] = button.group(2)
+    resp = client.post(form.group(1), data=fields)
+    assert resp.status_code == 303
+    assert version_of(client, code) == 0
+    assert "The page was not ready yet: nothing was changed. Tap again." in client.get(resp.location).get_data(as_text=True)
+    undo = client.post(f"/t/{code}/undo", data={"rid": ""})
+    assert undo.status_code == 303 and version_of(client, code) == 0

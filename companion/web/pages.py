@@ -284,9 +284,21 @@ def _respond_to_refusal(code, exc):
     return _respond_after_write(code, exc.message)
 
 
+# A form carries no version of its own: the page sends the one its view shows (app.js). A
+# form posted by the browser itself (the page's script not running yet, or at all) comes
+# without it: nothing is changed, and the page says to tap again.
+NOT_READY = "The page was not ready yet: nothing was changed. Tap again."
+
+
+def _posted_without_the_page():
+    return not request.htmx and request.form.get("version") in (None, "")
+
+
 @bp.post("/t/<code>/act")
 def act(code):
     table = tables.load(get_db(), code)
+    if _posted_without_the_page():
+        return _respond_after_write(table.code, NOT_READY)
     held = phone.held_seats(table)
     form = request.form
     params = {key: form.get(key) for key in form if key not in ACTION_FIELDS}
@@ -315,6 +327,8 @@ def act(code):
 @bp.post("/t/<code>/undo")
 def undo(code):
     table = tables.load(get_db(), code)
+    if _posted_without_the_page():
+        return _respond_after_write(table.code, NOT_READY)
     held = phone.held_seats(table)
     answered_by = _phone_key(table.code) if request.htmx else None
     try:

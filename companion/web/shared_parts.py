@@ -48,7 +48,7 @@ class Piece:
     every table): a plain view rendered for a phone inflates it again, which costs a tenth
     of rendering it."""
 
-    __slots__ = ("_compressed", "changes", "_size16")
+    __slots__ = ("_compressed", "changes", "_size16", "__weakref__")
 
     def __init__(self, html: str | None):
         # For a stream's changes (view_delta): the part's change from the version before,

@@ -27,6 +27,7 @@ copy, and of one that changed only the panels or sections that changed are cut.
 from __future__ import annotations
 
 import re
+import weakref
 from array import array
 from bisect import bisect_right
 from itertools import accumulate
@@ -123,13 +124,15 @@ def _blocks(text: str) -> list[str]:
 def _piece_changes(old: Piece, new: Piece) -> list:
     """A shared part's change from its old version, worked out once for every phone."""
     found = new.changes
-    if found is not None and found[0] is old:
+    if found is not None and found[0]() is old:
         return found[1]
     if new.same_text(old):  # most parts are as they were: copied whole
         ops = [[0, old.size16()]] if old.size16() else []
     else:
         ops = _text_changes(old.text(), new.text())
-    new.changes = (old, ops)
+    # The old part is known by a weak reference: a strong one would keep every earlier
+    # version of the part alive, each holding the one before it.
+    new.changes = (weakref.ref(old), ops)
     return ops
 
 

@@ -447,9 +447,22 @@ document.addEventListener("input", function (event) {
   // After its first view the stream sends each as its change from the one it sent before
   // ("~" and the new length, then "=offset,length" for a span of that view or "+" and new
   // text, a line each): the page keeps the last one, shown or not. One that does not come
-  // out whole is not shown; the update after it fetches the view.
+  // out whole is not shown (the update after it fetches the view), and the stream is
+  // opened anew, so that it starts again from a whole view.
   var streamed = null;
-  document.addEventListener("htmx:sseOpen", function () { streamed = null; });
+  var source = null;
+  document.addEventListener("htmx:sseOpen", function (event) {
+    streamed = null;
+    source = event.detail && event.detail.source;
+  });
+  function reopenStream() {
+    if (!source) return;
+    var closing = source;
+    source = null;
+    closing.close();
+    // As if it had dropped: the sse extension opens it again.
+    if (closing.onerror) closing.onerror(new Event("error"));
+  }
   function putTogether(data) {
     if (data.charAt(0) !== "~") return data;
     if (streamed === null) return null;
@@ -476,6 +489,7 @@ document.addEventListener("input", function (event) {
     streamed = html;
     if (html === null) {
       event.preventDefault();
+      reopenStream();
       return;
     }
     // What the sse extension swaps in next.

@@ -142,6 +142,27 @@ def test_views_after_the_first_arrive_as_changes_and_the_page_puts_them_together
     assert shown() == pushed
 
 
+def test_a_change_the_page_cannot_put_together_opens_the_stream_anew(live_server, phones):
+    """A change that does not fit the view the page kept is not shown: the view is fetched,
+    and the stream is opened again, so the changes after it fit again."""
+    ana, ben = phones(2)
+    code = ana_and_ben_seated(ana, ben, live_server)
+    ana.locator("#wf-piles > summary").click()
+    fetches = []
+    ben.on("request", lambda r: f"/t/{code}/view" in r.url and fetches.append(r.url))
+    # A change whose span lies beyond the view the page holds: the stream is opened anew.
+    with ben.expect_request(lambda r: f"/t/{code}/events" in r.url, timeout=5000):
+        ben.evaluate("""() => document.getElementById("view").dispatchEvent(new CustomEvent(
+            "htmx:sseBeforeMessage", {bubbles: true, cancelable: true,
+                                      detail: {type: "view", data: "~5\\n=99999,5"}}))""")
+    expect(ben.locator("#view .view")).to_have_attribute("data-version", "0")
+    for version in (1, 2, 3):
+        ana.get_by_role("button", name="Draw pile minus one").click()
+        expect(ana.locator("#view .view")).to_have_attribute("data-version", str(version))
+        expect(ben.locator("#view .view")).to_have_attribute("data-version", str(version), timeout=5000)
+    assert fetches == []  # every view came in the new stream, whole then as changes
+
+
 def test_a_tap_on_a_form_every_phone_shares_sends_a_request_id_of_this_phone(live_server, phones):
     """The correction panels are rendered once for every phone and carry no request id: the
     page gives the tapped form its own, a fresh one on each phone."""

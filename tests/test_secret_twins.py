@@ -29,8 +29,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,
                                  rule, run_state_machine_as_test)
 
-from companion import create_app, store, tables
+from companion import create_app, live, store, tables
 from companion.games import GAMES, get_game
+from companion.web import pages
 from companion.web.limits import limiter
 
 from .helpers import name_step
@@ -43,7 +44,7 @@ FLIP = {"stay": "return", "return": "stay"}
 ORIGIN = {"Origin": "http://localhost"}
 HX = {"HX-Request": "true"}
 FIGURES = {"steps": 0, "reads": 0, "compared": 0, "routes": set(), "observers": 0,
-           "withdrawn": 0, "dropped": 0, "examples": 0}
+           "withdrawn": 0, "dropped": 0, "examples": 0, "changes": 0}
 
 
 class FakeClock:
@@ -115,6 +116,7 @@ class TwinTables(RuleBasedStateMachine):
         self.phone_count = 0
         self.archived = False
         self.rules_run = 0
+        self.streams = {}  # (twin, phone) -> (its cookie, its open stream's renderer)
         FIGURES["examples"] += 1
 
     # ------------------------------------------------------------------ helpers
@@ -472,7 +474,8 @@ class TwinTables(RuleBasedStateMachine):
 
     @invariant()
     def glance(self):
-        """The cheap reads after every step: the fragment and the JSON every observer polls."""
+        """The cheap reads after every step: the fragment and the JSON every observer polls,
+        and the view its page's open stream pushes (after the first, as a change)."""
         if not self.owner:
             return
         self.rules_run += 1
@@ -481,6 +484,22 @@ class TwinTables(RuleBasedStateMachine):
                                  (f"/api/tables/{CODE}/actions", {})):
                 self.compare(f"{url} read by {name}",
                              *[answer(t.phone(name).get(url, headers=headers)) for t in self.twins])
+            self.compare(f"the view event pushed to {name}", *[self.pushed(t, name) for t in self.twins])
+
+    def pushed(self, twin, name):
+        """The `view` event the page's open stream sends this phone now, as the stream makes
+        it: whole at first, then as its change from the one it sent before. The stream keeps
+        the cookie it opened with; the page opens it again when the cookie changes."""
+        cookie = twin.phone(name).get_cookie("forest_table")
+        cookie = cookie.value if cookie else ""
+        opened = self.streams.get((id(twin), name))
+        if opened is None or opened[0] != cookie:
+            with twin.app.test_request_context(f"/t/{CODE}/events?views=1",
+                                               headers={"Cookie": f"forest_table={cookie}"}):
+                opened = self.streams[(id(twin), name)] = (cookie, pages._view_pusher(CODE))
+        event = normalise(live.chunk_text(live.view_event(opened[1]())))
+        FIGURES["changes"] += event.startswith("event: view\ndata: ~")
+        return event
 
     @invariant()
     def state_is_the_fold_of_the_log(self):
@@ -512,7 +531,7 @@ EXAMPLES = {"wicked-forest": 20}
 @pytest.mark.parametrize("game_id", sorted(g for g in GAMES if g in OPTIONS and g != "tiny"))
 def test_twin_tables(fake_clock, game_id):
     machine = type(f"Twin_{game_id}", (TwinTables,), {"game_id": game_id})
-    for key in ("steps", "reads", "compared", "observers", "withdrawn", "dropped", "examples"):
+    for key in ("steps", "reads", "compared", "observers", "withdrawn", "dropped", "examples", "changes"):
         FIGURES[key] = 0
     FIGURES["routes"] = set()
     run_state_machine_as_test(machine, settings=settings(
@@ -524,7 +543,8 @@ def test_twin_tables(fake_clock, game_id):
     print(f"\n[{game_id}] {FIGURES['examples']} sequences, {FIGURES['steps']} actions, "
           f"{FIGURES['reads']} reads of {len(FIGURES['routes'])} routes by up to "
           f"{FIGURES['observers']} observer phones, {FIGURES['compared']} answers compared; "
-          f"{FIGURES['withdrawn']} picks withdrawn by a freed seat, {FIGURES['dropped']} dropped unseen")
-    assert FIGURES["compared"] > 0
+          f"{FIGURES['withdrawn']} picks withdrawn by a freed seat, {FIGURES['dropped']} dropped unseen; "
+          f"{FIGURES['changes']} pushed views compared as changes")
+    assert FIGURES["compared"] > 0 and FIGURES["changes"] > 0
     if game_id == "wicked-forest":
         assert FIGURES["withdrawn"] > 0 and FIGURES["dropped"] > 0

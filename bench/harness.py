@@ -476,7 +476,7 @@ class EventStream:
             elif name == "retry":
                 self.opened.set()
         if event == "view" and self.on_view is not None:
-            self.last_view_changed = data[:1] != [] and data[0].startswith("~")
+            self.last_view_changed = bool(data) and data[0].startswith("~")
             self.view_text = put_together(self.view_text, "\n".join(data))
             if self.view_text is None:
                 raise BenchError("a pushed change did not put together with the view before it")

@@ -155,8 +155,7 @@ def _coding(asset: Asset) -> str:
     return "identity"
 
 
-def send_asset(path: str, asset: Asset | None = None) -> Response:
-    asset = asset or _asset(path)
+def send_asset(asset: Asset | None) -> Response:
     if asset is None:
         abort(404)
     coding = _coding(asset)
@@ -176,21 +175,21 @@ def send_asset(path: str, asset: Asset | None = None) -> Response:
 def vendor(name):
     if name not in VENDOR_FILES:
         abort(404)
-    return send_asset(_vendor_path(name))
+    return send_asset(_asset(_vendor_path(name)))
 
 
 @bp.get("/bundle/<name>")
 def bundle(name):
     if name not in BUNDLES:
         abort(404)
-    return send_asset(name, _bundle(name))
+    return send_asset(_bundle(name))
 
 
 def static_file(filename):
     path = safe_join(current_app.static_folder, filename)
     if path is None or not os.path.isfile(path):
         abort(404)
-    return send_asset(path)
+    return send_asset(_asset(path))
 
 
 @bp.app_context_processor

@@ -56,7 +56,7 @@ class Piece:
         self.changes = self._size16 = None
         if html is not None:
             text = one_line(html)
-            self._size16 = _utf16_length(text)
+            self._size16 = utf16_length(text)
             self._compressed = _compressed(text.encode())
 
     @classmethod
@@ -85,7 +85,7 @@ class Piece:
     def size16(self) -> int:
         """Its text's length in UTF-16 units, as a page counts it (found once)."""
         if self._size16 is None:
-            self._size16 = _utf16_length(self.text())
+            self._size16 = utf16_length(self.text())
         return self._size16
 
     def same_text(self, other: "Piece") -> bool:
@@ -106,7 +106,8 @@ class Piece:
         return _crc_of_zeros(size, crc) ^ zeros ^ own, size
 
 
-def _utf16_length(text: str) -> int:
+def utf16_length(text: str) -> int:
+    """Its length as a page's script counts it (a letter beyond the first 65,536 is two)."""
     return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 

@@ -32,7 +32,7 @@ from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
-from .shared_parts import Piece
+from .shared_parts import Piece, utf16_length
 
 # Where a segment starts: before an element that holds one number or line of a view. Finer
 # cuts make smaller changes (a changed number sends its <span>, not its whole row).
@@ -69,9 +69,14 @@ class Cut:
         self.whole = (hash(text), len(text))
 
 
+def _cut_before(start: re.Pattern, text: str) -> list[str]:
+    """The text cut before each "<" that `start` matches (it matches the "<" alone)."""
+    first, *rest = start.split(text)
+    return ([first] if first else []) + ["<" + piece for piece in rest]
+
+
 def segments_of(text: str) -> list[str]:
-    first, *rest = SEGMENT_START.split(text)
-    return ([first] if first else []) + ["<" + segment for segment in rest]
+    return _cut_before(SEGMENT_START, text)
 
 
 def changes(old: Cut, segments: list[str], new: Cut) -> list:
@@ -95,18 +100,11 @@ def changes(old: Cut, segments: list[str], new: Cut) -> list:
             if index >= 0 and old_lengths[index] != length:
                 index = -1
         if index < 0:
-            if ops and type(ops[-1]) is str:
-                ops[-1] += segment
-            else:
-                ops.append(segment)
+            _append(ops, segment)
             if follows >= 0:
                 follows += 1  # most often a segment changed in place: the old text goes on after it
             continue
-        last = ops[-1] if ops else None
-        if type(last) is list and last[0] + last[1] == starts[index]:
-            last[1] += length
-        else:
-            ops.append([starts[index], length])
+        _append(ops, [starts[index], length])
         follows = index + 1
     return ops
 
@@ -117,8 +115,7 @@ BLOCK_START = re.compile(r"<(?=(?:details|section|article)[\s>])")
 
 
 def _blocks(text: str) -> list[str]:
-    first, *rest = BLOCK_START.split(text)
-    return ([first] if first else []) + ["<" + block for block in rest]
+    return _cut_before(BLOCK_START, text)
 
 
 def _piece_changes(old: Piece, new: Piece) -> list:
@@ -176,10 +173,6 @@ def _append(ops: list, op) -> None:
         last[1] += op[1]
     else:
         ops.append(list(op))
-
-
-def utf16_length(text: str) -> int:
-    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
 
 
 class StreamViews:

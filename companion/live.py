@@ -319,11 +319,11 @@ def chunk_text(chunk) -> str:
 
 
 def as_text(stream):
-    """The stream's chunks as text, for a phone that takes it uncompressed; closing this
-    closes the stream (it leaves its table's channel then)."""
+    """The stream's chunks as UTF-8 text, for a phone that takes it uncompressed; closing
+    this closes the stream (it leaves its table's channel then)."""
     try:
         for chunk in stream:
-            yield chunk_text(chunk)
+            yield chunk_text(chunk).encode()
     finally:
         stream.close()
 

@@ -52,6 +52,11 @@ class Channel:
         # phone -> the version its own tap's answer already showed it (see Hub.answered)
         self.answered: dict[str, int] = {}
 
+    def knows(self, version: int, seats: int) -> bool:
+        """Whether a reading tells nothing new (both stamps only grow, so a read without the
+        lock may be older than the truth, never newer: at worst it is published anyway)."""
+        return self.version is not None and version <= self.version and seats <= self.seats
+
     def publish(self, version: int, seats: int = 0) -> None:
         with self.changed:
             # Both only grow: a reading older than what a stream already has is dropped.
@@ -190,7 +195,9 @@ class Hub:
         newest = since
         for code, version, seats, updated_at, answered_by in store.changed_since(conn, since - OVERLAP_SECONDS):
             channel = self._channels.get(code)
-            if channel is not None:
+            # Each write is read again for OVERLAP_SECONDS, some twenty polls: most rows are
+            # known already.
+            if channel is not None and not channel.knows(version, seats):
                 _note_answer(channel, answered_by, version)
                 channel.publish(version, seats)
             if updated_at > newest:

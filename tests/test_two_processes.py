@@ -162,6 +162,32 @@ def test_only_news_of_an_answer_spares_a_stream_its_view(tmp_path):
         conn.close()
 
 
+def test_a_write_the_watcher_reads_again_wakes_no_stream(tmp_path, monkeypatch):
+    """The overlap reads each write some twenty times: only the first reading (news) takes
+    the channel's lock and wakes its streams, and a newer seat stamp alone is news too."""
+    from companion import live
+    first, _ = two_processes(tmp_path)
+    code, phones = seated(first)
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200  # version 1
+    hub = live.Hub(first.config["DATABASE"])
+    published = []
+    real_publish = live.Channel.publish
+    monkeypatch.setattr(live.Channel, "publish", lambda self, *stamps: published.append(stamps) or real_publish(self, *stamps))
+    conn = store.connect(first.config["DATABASE"])
+    try:
+        (seats,) = conn.execute("SELECT seat_stamp FROM game_table WHERE code = ?", (code,)).fetchone()
+        channel = hub._channels[code] = live.Channel(code, None)
+        real_publish(channel, 0, seats - 1)
+        for _ in range(3):
+            hub._publish_changes(conn, 0.0)
+        assert published == [(1, seats)] and channel.stamps() == (1, seats)
+        assert channel.knows(1, seats) and channel.knows(0, seats - 1)
+        assert not channel.knows(2, seats) and not channel.knows(1, seats + 1)
+        assert not live.Channel(code, None).knows(0, 0)  # nothing known yet
+    finally:
+        conn.close()
+
+
 def stored_parts(app, code):
     conn = store.connect(app.config["DATABASE"])
     try:

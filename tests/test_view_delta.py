@@ -81,6 +81,27 @@ def test_a_shared_part_is_compared_once_for_every_phone_that_was_sent_the_same_v
     assert new.changes[0]() is old
 
 
+def test_a_text_every_phone_has_is_cut_and_compared_once_for_all(monkeypatch):
+    """The text between the shared parts is mostly the same on every phone at one version:
+    the phones here share its cut, and its change from the same text before is worked out
+    once (a different text, one phone's own, still gets its own change)."""
+    rows = "".join(f"<li>{n}</li>" for n in range(12))
+    before, after = f"<ul>{rows}</ul>", f"<ul>{rows.replace('<li>5<', '<li>50<')}</ul>"
+    phones = [view_delta.StreamViews() for _ in range(3)]
+    for phone in phones:
+        phone.event_text([before, Piece("<p>x</p>")])
+    compared = []
+    real_changes = view_delta.changes
+    monkeypatch.setattr(view_delta, "changes", lambda *args: compared.append(1) or real_changes(*args))
+    own = after.replace("<li>9<", "<li>90<")
+    sent = [phone.event_text([text, Piece("<p>x</p>")])
+            for phone, text in zip(phones, [after, after, own])]
+    assert sent[0] == sent[1] != sent[2]
+    assert len(compared) == 2  # once for the text two phones have, once for the third's own
+    for text, change in zip([after, after, own], sent):
+        assert put_together(before + "<p>x</p>", change) == text + "<p>x</p>"
+
+
 def test_a_part_keeps_no_earlier_version_of_itself_alive():
     """Each version knows the change from the one before without holding it: a table's
     part through a long game must not keep every version it ever had."""

@@ -53,9 +53,10 @@ class Cut:
     text: a stream keeps this of the last view it sent, for the next change), and the hash
     and length of the whole, to know the same text again without cutting it."""
 
-    __slots__ = ("hashes", "lengths", "size", "whole")
+    __slots__ = ("hashes", "lengths", "size", "whole", "changes", "__weakref__")
 
     def __init__(self, text: str, segments: list[str]):
+        self.changes = None  # (the Cut it was compared with, by weak reference; the change)
         self.hashes = array("q", map(hash, segments))
         self.lengths = lengths = array("l", map(len, segments))
         # A letter that takes two units adds one to its segment's length (the text is its
@@ -77,6 +78,34 @@ def _cut_before(start: re.Pattern, text: str) -> list[str]:
 
 def segments_of(text: str) -> list[str]:
     return _cut_before(SEGMENT_START, text)
+
+
+# The text of a view between its shared parts is mostly the same on every phone of a table
+# at one version (`shared_parts.view_items` gives the same string for it): it is cut once,
+# and its change from the text sent before worked out once, for all the streams here.
+_cut_texts: dict[str, tuple["Cut", list[str]]] = {}
+CUT_TEXTS_KEPT = 256
+
+
+def _cut_text(text: str) -> tuple[Cut, list[str]]:
+    found = _cut_texts.get(text)
+    if found is None:
+        if len(_cut_texts) >= CUT_TEXTS_KEPT:
+            _cut_texts.clear()
+        segments = segments_of(text)
+        found = _cut_texts[text] = (Cut(text, segments), segments)
+    return found
+
+
+def _cut_changes(old: Cut, new: Cut, segments: list[str]) -> list:
+    """`changes` of a text from the one sent before, worked out once for every stream
+    here that sent the same text before and sends the same text now."""
+    found = new.changes
+    if found is not None and found[0]() is old:
+        return found[1]
+    ops = changes(old, segments, new)
+    new.changes = (weakref.ref(old), ops)
+    return ops
 
 
 def changes(old: Cut, segments: list[str], new: Cut) -> list:
@@ -197,9 +226,9 @@ class StreamViews:
                     text_segments.append(None)  # as sent before: not cut again
                     cuts.append(old)
                     continue
-                segments = segments_of(item)
+                cut, segments = _cut_text(item)
                 text_segments.append(segments)
-                cuts.append(Cut(item, segments))
+                cuts.append(cut)
             else:
                 text_segments.append(None)
                 cuts.append(item)
@@ -219,7 +248,7 @@ class StreamViews:
                 item_ops = [[0, new.size]] if new.size else []
                 old_size = size = new.size
             else:
-                item_ops = changes(old, segments, new)
+                item_ops = _cut_changes(old, new, segments)
                 old_size, size = old.size, new.size
             for op in item_ops:
                 if type(op) is str:

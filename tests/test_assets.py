@@ -118,6 +118,23 @@ def test_the_fingerprint_follows_the_content(app, client, tmp_path):
     assert served(client, first).headers["Cache-Control"] == "no-cache"  # the old URL is not kept for a year
 
 
+def test_a_served_app_makes_each_asset_url_once_per_script_root(app, monkeypatch):
+    """Served (not testing), files do not change under a running process: a view renders its
+    stylesheet's URL without looking at the file again; a proxy's prefix gets its own URL."""
+    from companion.web import assets
+    app.testing = False
+    with app.test_request_context():
+        first = asset_url("static", "app.css")
+        made = []
+        monkeypatch.setattr(assets, "_asset_url", lambda kind, name: made.append(name) or "/elsewhere")
+        assert asset_url("static", "app.css") == first and made == []
+    with app.test_request_context(environ_overrides={"SCRIPT_NAME": "/club"}):
+        assert asset_url("static", "app.css") == "/elsewhere" and made == ["app.css"]
+    app.testing = True
+    with app.test_request_context():
+        assert asset_url("static", "app.css") == "/elsewhere" and made == ["app.css", "app.css"]
+
+
 # -- which pages load which stylesheets ------------------------------------------------------------
 # app.css is every page's; pages.css only the pages around a table (a table page goes without,
 # as its first load is the heaviest); history.css the history pages'. A class styled in one of

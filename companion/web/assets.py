@@ -132,7 +132,23 @@ def load_all(app) -> int:
 
 
 def asset_url(kind: str, name: str) -> str:
-    """A URL that changes whenever the file does, so it can be cached for a year."""
+    """A URL that changes whenever the file does, so it can be cached for a year.
+
+    Served (neither debugging nor testing), the files do not change under a running
+    process: each URL is made once (a table view asks for its game's stylesheet at every
+    render, and looking at the file's time each time was 1 % of a move)."""
+    app = current_app._get_current_object()
+    if app.debug or app.testing:
+        return _asset_url(kind, name)
+    made = app.extensions.setdefault("forest_asset_urls", {})
+    key = (kind, name, request.script_root if request else "")
+    url = made.get(key)
+    if url is None:
+        url = made[key] = _asset_url(kind, name)
+    return url
+
+
+def _asset_url(kind: str, name: str) -> str:
     if kind == "bundle":
         asset = _bundle(name)
         return templating.url_for("assets.bundle", name=name, v=asset.stamp if asset else "missing")

@@ -223,11 +223,30 @@ def _note_answer(channel: Channel, phone: str | None, version: int) -> None:
         channel.answered[phone] = version
 
 
+class TextEvents:
+    """How a stream's chunks go out: as UTF-8 text (`compression.GzipEvents` compresses them)."""
+
+    def opening(self) -> bytes:
+        return b""
+
+    def encode(self, chunk) -> bytes:
+        return chunk_text(chunk).encode()
+
+    def closing(self) -> bytes:
+        return b""
+
+
 def event_stream(hub: Hub, code: str, known_version: int | None, *,
                  keepalive: float, max_seconds: float, known_seats: int | None = None,
-                 render=None, phone: str | None = None, push_gap: float = 0.0):
-    """Yield SSE text: an `update` event carrying the version whenever it changes, and a
-    `seats` event carrying the seat stamp whenever a seat is taken or freed.
+                 render=None, phone: str | None = None, push_gap: float = 0.0,
+                 encoder=None):
+    """Yield SSE text as bytes (`encoder`, TextEvents by default, makes them): an `update`
+    event carrying the version whenever it changes, and a `seats` event carrying the seat
+    stamp whenever a seat is taken or freed.
+
+    The stream is handed to the server as this one generator: a stream waits for its
+    table's next change inside every generator that wraps it, each keeping a frame on the
+    waiting greenlet's saved stack (some 0.6 KiB a stream each).
 
     With `render` (a phone that asked for views), each change is preceded by a `view`
     event carrying the phone's view as it would fetch it (`render()` gives that HTML, or
@@ -242,13 +261,19 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
     so phones that connected together do not all come back together); the browser then
     reconnects and resyncs.
     """
+    encoder = encoder or TextEvents()
+    encode = encoder.encode
     channel = hub.subscribe(code)
     try:
+        opening = encoder.opening()
+        if opening:
+            yield opening
         if channel.version is None:
-            yield "event: gone\ndata: table closed\n\n"
+            yield encode("event: gone\ndata: table closed\n\n")
+            yield encoder.closing()
             return
         # Tell the browser how soon to reconnect when the stream ends or drops.
-        yield "retry: 1500\n\n"
+        yield encode("retry: 1500\n\n")
         started = time.monotonic()
         ends = started + max_seconds * random.uniform(0.8, 1.0)
         # The first keepalive comes after a random part of the interval: phones that connected
@@ -287,13 +312,14 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
                 last_sent = time.monotonic()
                 # Handed on whole: while the stream waits for the next change, its frame
                 # keeps nothing of what it sent (2,500 streams would keep megabytes).
-                yield _handed_on(out)
+                yield encode(_handed_on(out))
             now = time.monotonic()
             if now >= ends:
+                yield encoder.closing()
                 return
             if now - last_sent >= keepalive:
                 last_sent = now
-                yield ": keepalive\n\n"
+                yield encode(": keepalive\n\n")
             version, seats = channel.wait_past((known_version, known_seats),
                                                min(ends, last_sent + keepalive) - now)
     finally:
@@ -323,16 +349,6 @@ def chunk_text(chunk) -> str:
     if isinstance(chunk, str):
         return chunk
     return "".join(part if isinstance(part, str) else part.sse() for part in chunk)
-
-
-def as_text(stream):
-    """The stream's chunks as UTF-8 text, for a phone that takes it uncompressed; closing
-    this closes the stream (it leaves its table's channel then)."""
-    try:
-        for chunk in stream:
-            yield chunk_text(chunk).encode()
-    finally:
-        stream.close()
 
 
 def view_event(view):

@@ -1,5 +1,5 @@
 """Pages, view fragments and JSON go out compressed (Flask-Compress), and so do the views
-an event stream pushes (`gzip_events`).
+an event stream pushes (`GzipEvents`).
 
 A table page is mostly markup that repeats, so it shrinks to a fraction; that matters on
 a crowded Wi-Fi. Static files are compressed once in `assets`. Flask-Compress would hold
@@ -63,25 +63,30 @@ def _gzip_block(chunk, crc: int, size: int) -> tuple[bytes, int, int]:
     return (_stored_block(data) if len(data) < STORED_BELOW else _deflated(data)), crc, size
 
 
-def gzip_events(chunks):
-    """One gzip stream from an event stream's text chunks, each flushed as it comes.
+class GzipEvents:
+    """One gzip stream from an event stream's chunks (`live.event_stream(encoder=...)`), each
+    flushed as it comes.
 
     Each chunk is compressed on its own (a fresh compressor, then a sync flush), so an open
     stream keeps no compressor (a quarter megabyte each) between events: it costs only a
     running checksum and length. The gzip trailer closes a stream that ends by itself."""
-    crc, size = 0, 0
-    try:
-        yield GZIP_HEADER
-        for chunk in chunks:
-            block, crc, size = _gzip_block(chunk, crc, size)
-            del chunk  # while the stream waits for its next event, it keeps only `block`
-            yield block
+
+    __slots__ = ("crc", "size")
+
+    def __init__(self):
+        self.crc = self.size = 0
+
+    def opening(self) -> bytes:
+        return GZIP_HEADER
+
+    def encode(self, chunk) -> bytes:
+        block, self.crc, self.size = _gzip_block(chunk, self.crc, self.size)
+        return block
+
+    def closing(self) -> bytes:
         # The last block, empty, then the checksum and length of everything sent.
-        yield b"\x01\x00\x00\xff\xff" + struct.pack("<II", crc, size & 0xFFFFFFFF)
-    finally:
-        close = getattr(chunks, "close", None)
-        if close is not None:
-            close()
+        return b"\x01\x00\x00\xff\xff" + struct.pack("<II", self.crc, self.size & 0xFFFFFFFF)
+
 
 def gzip_body(chunk) -> bytes:
     """A whole response body as one gzip member, from text or a list of text and shared parts

@@ -349,21 +349,19 @@ def events(code):
     # Not wrapped in the request context: the request ends here and gives its database
     # connection back, so an open stream holds only its socket and a place on the hub.
     render = _view_pusher(table.code) if request.args.get("views") == "1" else None
+    # Pushed views are most of what a stream carries: they go compressed when the phone can.
+    compressed = render is not None and request.accept_encodings["gzip"] > 0
     stream = live.event_stream(live_hub(), table.code, _int_arg(request.args.get("v")),
                                keepalive=cfg["STREAM_KEEPALIVE_SECONDS"],
                                max_seconds=cfg["STREAM_MAX_SECONDS"],
                                known_seats=_int_arg(request.args.get("s")),
                                render=render, phone=_phone_key(table.code),
-                               push_gap=cfg["STREAM_PUSH_GAP_SECONDS"])
+                               push_gap=cfg["STREAM_PUSH_GAP_SECONDS"],
+                               encoder=compression.GzipEvents() if compressed else None)
     live.notice_dead_peer(request.environ, cfg["STREAM_KEEPALIVE_SECONDS"])
-    # Pushed views are most of what a stream carries: they go compressed when the phone can.
-    compressed = render is not None and request.accept_encodings["gzip"] > 0
     # Handed to the server as it is (bytes, each chunk flushed): werkzeug would otherwise wrap
-    # it in two more generators, and a stream waits for its table's next change through all
-    # of them, each keeping its frame on the waiting greenlet's stack (some 0.6 KiB a stream).
-    response = Response(compression.gzip_events(stream) if compressed
-                        else live.as_text(stream),
-                        mimetype="text/event-stream", direct_passthrough=True)
+    # it in two more generators (see live.event_stream).
+    response = Response(stream, mimetype="text/event-stream", direct_passthrough=True)
     if compressed:
         response.headers["Content-Encoding"] = "gzip"
     response.headers["Vary"] = "Accept-Encoding"

@@ -336,18 +336,6 @@ def get_table(conn, code: str) -> TableRow | None:
     return _table(conn.execute("SELECT * FROM game_table WHERE code = ?", (code,)).fetchone())
 
 
-def token_hashes(conn, code: str) -> tuple[str, list[str]] | None:
-    """A table's host token hash and its seats' token hashes (None for a free seat), or
-    None if there is no such table: who sits there, without reading the table's state."""
-    rows = conn.execute(
-        "SELECT game_table.host_token_hash, seat.token_hash FROM game_table"
-        " LEFT JOIN seat ON seat.table_id = game_table.id WHERE game_table.code = ?", (code,)
-    ).fetchall()
-    if not rows:
-        return None
-    return rows[0]["host_token_hash"], [row["token_hash"] for row in rows]
-
-
 def get_version(conn, code: str) -> int | None:
     row = conn.execute("SELECT version FROM game_table WHERE code = ?", (code,)).fetchone()
     return None if row is None else row["version"]

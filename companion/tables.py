@@ -292,19 +292,6 @@ def seats_held(conn, table: store.TableRow, tokens, rows=None) -> list[int]:
     return [row["seat"] for row in rows if row["token_hash"] in hashes]
 
 
-def sits_at(conn, code: str, tokens, host_token) -> bool:
-    """Whether a phone with these seat tokens and host token holds a seat at the table or
-    made it; reads only the token hashes, not the table's state."""
-    found = store.token_hashes(conn, code)
-    if found is None:
-        return False
-    host_hash, seat_hashes = found
-    if isinstance(host_token, str) and secrets.compare_digest(hash_token(host_token), host_hash):
-        return True
-    mine = {hash_token(t) for t in tokens if isinstance(t, str)}
-    return any(h in mine for h in seat_hashes if h is not None)
-
-
 def seat_list(conn, table: store.TableRow, held: list[int], rows=None) -> list[dict]:
     return [
         {"seat": row["seat"], "name": row["name"], "taken": row["token_hash"] is not None,

@@ -264,7 +264,9 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
     up to date. Not for a version this phone's own tap was already answered with.
 
     A view follows the one pushed before it by `push_gap` seconds at least: the changes
-    made meanwhile go out together, in one view of the table as it is then.
+    made meanwhile go out together, in one view of the table as it is then. So does an
+    update the phone needs no view for (its own tap's answer showed it), unless something
+    it has not seen comes meanwhile.
 
     A comment every `keepalive` seconds (the first sooner, at random) makes a socket whose
     phone is gone fail soon, and the stream ends after about `max_seconds` (spread a little,
@@ -294,10 +296,19 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
         if known_seats is None:
             known_seats = seats  # a phone that did not say has the seats it was shown
         pushed = None  # when this stream last pushed a view
+        told = None  # when it last told of a change (a view, an update or the seats)
         while True:
             # What changed goes out in one write: the view first, then its update.
             out = []
             wants_view = _wants_view(channel, render, phone, version, seats, known_version, known_seats)
+            if not wants_view and told is not None and (version, seats) != (known_version, known_seats):
+                # Only news this phone already has (its own taps, answered with their views):
+                # at a table changing faster than the gap, one update for several moves. A
+                # change it has not seen ends the wait at once, and goes out as a view.
+                wait = told + push_gap - time.monotonic()
+                if wait > 0:
+                    version, seats = channel.wait_past((version, seats), wait)
+                    continue
             wait = pushed + push_gap - time.monotonic() if wants_view and pushed is not None else 0.0
             if wait > 0:
                 # A table changing again and again (a server at saturation took each table's
@@ -319,7 +330,7 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
                 known_seats = seats
                 out.append(f"event: seats\ndata: {seats}\n\n")
             if out:
-                last_sent = time.monotonic()
+                last_sent = told = time.monotonic()
                 # Handed on whole: while the stream waits for the next change, its frame
                 # keeps nothing of what it sent (2,500 streams would keep megabytes).
                 yield encode(_handed_on(out))

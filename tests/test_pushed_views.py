@@ -148,6 +148,24 @@ def test_the_phone_whose_tap_was_answered_is_not_sent_that_view_again(tmp_path):
         stream.close()
 
 
+def test_an_answered_phones_updates_wait_the_push_gap_but_a_move_it_has_not_seen_does_not(tmp_path):
+    """A phone tapping fast (a server at saturation) is told of its own answered moves once
+    per push gap; another phone's move meanwhile is news: its view goes out at once, and
+    the updates it waited with fold into it."""
+    app, host, ben, code = table_of_two(tmp_path, STREAM_PUSH_GAP_SECONDS=3600.0)
+    stream = open_stream(host, code)
+    try:
+        assert tap(host, code, 0).status_code == 200
+        stream.until(r"event: update\ndata: 1\n\n")  # nothing told before: at once
+        assert tap(host, code, 1).status_code == 200  # answered: waits the (hour-long) gap
+        assert act(ben, code, "add", {"amount": 2}).status_code == 200  # Ben's move: news
+        text = stream.until(r"event: update\ndata: 3\n\n")
+        assert "data: 2\n" not in text
+        assert ['data-version="3"' in html for html in views_in(text)] == [True]
+    finally:
+        stream.close()
+
+
 def test_a_phone_behind_at_connect_gets_the_current_view_at_once(tmp_path):
     app, host, ben, code = table_of_two(tmp_path)
     for _ in range(2):

@@ -20,18 +20,34 @@ def test_news_wakes_a_waiting_stream_and_a_stale_reading_does_not():
     assert woken == [(1, 3)]
 
 
-def test_a_move_between_the_look_and_the_wait_ends_the_wait_at_once():
-    channel = live.Channel("ABCD", 1)
+def test_a_move_between_the_look_and_the_wait_ends_the_wait_at_once(monkeypatch):
     waited = []
 
-    class MoveFirst(type(channel._next)):
+    class Recording(threading.Event):
         def wait(self, timeout=None):
-            channel.publish(2)  # lands after wait_past looked at the stamps
-            waited.append(super().wait(timeout))
+            waited.append(super().wait(timeout))  # True: woken; False: its time ran out
             return waited[-1]
 
-    channel._next = MoveFirst()
-    assert channel.wait_past((1, 0), 5) == (2, 0)
+    monkeypatch.setattr(live.threading, "Event", Recording)
+    channel = live.Channel("ABCD", 1)
+
+    class MoveAfterLook:
+        """The channel's lock, with a move landing just after wait_past looked."""
+
+        def __init__(self):
+            self.lock, self.armed = threading.Lock(), True
+
+        def __enter__(self):
+            self.lock.acquire()
+
+        def __exit__(self, *exc):
+            self.lock.release()
+            if self.armed:
+                self.armed = False
+                channel.publish(2)
+
+    channel._lock = MoveAfterLook()
+    assert channel.wait_past((1, 0), 2) == (2, 0)
     assert waited == [True]  # woken by that move, not by the end of its time
 
 

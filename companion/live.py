@@ -301,13 +301,15 @@ def event_stream(hub: Hub, code: str, known_version: int | None, *,
             # What changed goes out in one write: the view first, then its update.
             out = []
             wants_view = _wants_view(channel, render, phone, version, seats, known_version, known_seats)
-            if not wants_view and told is not None and (version, seats) != (known_version, known_seats):
+            if render is not None and not wants_view and told is not None \
+                    and (version, seats) != (known_version, known_seats):
                 # Only news this phone already has (its own taps, answered with their views):
                 # at a table changing faster than the gap, one update for several moves. A
-                # change it has not seen ends the wait at once, and goes out as a view.
-                wait = told + push_gap - time.monotonic()
-                if wait > 0:
-                    version, seats = channel.wait_past((version, seats), wait)
+                # change it has not seen ends the wait at once, and goes out as a view; the
+                # wait never delays a keepalive or the stream's end.
+                until = min(told + push_gap, last_sent + keepalive, ends)
+                if until > time.monotonic():
+                    version, seats = channel.wait_past((version, seats), until - time.monotonic())
                     continue
             wait = pushed + push_gap - time.monotonic() if wants_view and pushed is not None else 0.0
             if wait > 0:

@@ -126,13 +126,23 @@ def test_a_served_app_makes_each_asset_url_once_per_script_root(app, monkeypatch
     with app.test_request_context():
         first = asset_url("static", "app.css")
         made = []
-        monkeypatch.setattr(assets, "_asset_url", lambda kind, name: made.append(name) or "/elsewhere")
+        monkeypatch.setattr(assets, "_asset_url", lambda kind, name: (made.append(name) or "/elsewhere", True))
         assert asset_url("static", "app.css") == first and made == []
     with app.test_request_context(environ_overrides={"SCRIPT_NAME": "/club"}):
         assert asset_url("static", "app.css") == "/elsewhere" and made == ["app.css"]
     app.testing = True
     with app.test_request_context():
         assert asset_url("static", "app.css") == "/elsewhere" and made == ["app.css", "app.css"]
+
+
+def test_a_served_app_looks_again_for_an_asset_that_was_missing(app, tmp_path):
+    app.testing = False
+    app.static_folder = str(tmp_path)
+    with app.test_request_context():
+        assert asset_url("static", "late.css").endswith("v=missing")
+        (tmp_path / "late.css").write_text("p{margin:0}")
+        found = asset_url("static", "late.css")
+        assert not found.endswith("v=missing") and asset_url("static", "late.css") == found
 
 
 # -- which pages load which stylesheets ------------------------------------------------------------

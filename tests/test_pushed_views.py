@@ -166,6 +166,25 @@ def test_an_answered_phones_updates_wait_the_push_gap_but_a_move_it_has_not_seen
         stream.close()
 
 
+def test_the_push_gap_never_delays_a_stream_without_views_a_keepalive_or_the_end(tmp_path):
+    """Only a phone's own answered moves wait the gap, and never past a keepalive or the
+    stream's end: a stream that asked for no views is told of every move at once."""
+    app, host, ben, code = table_of_two(tmp_path, STREAM_PUSH_GAP_SECONDS=3600.0,
+                                        STREAM_KEEPALIVE_SECONDS=0.2, STREAM_MAX_SECONDS=1.5)
+    plain = open_stream(ben, code, views=False)
+    answered = open_stream(host, code)
+    try:
+        for version in range(3):
+            assert tap(host, code, version).status_code == 200
+            plain.until(rf"event: update\ndata: {version + 1}\n\n")  # each at once
+        text = answered.until(r"event: update\ndata: 3\n\n")  # by the next keepalive at the latest
+        assert "event: view" not in text
+        answered.rest()  # the stream still ends in its time
+    finally:
+        plain.close()
+        answered.close()
+
+
 def test_a_phone_behind_at_connect_gets_the_current_view_at_once(tmp_path):
     app, host, ben, code = table_of_two(tmp_path)
     for _ in range(2):

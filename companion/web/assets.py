@@ -139,19 +139,22 @@ def asset_url(kind: str, name: str) -> str:
     render, and looking at the file's time each time was 1 % of a move)."""
     app = current_app._get_current_object()
     if app.debug or app.testing:
-        return _asset_url(kind, name)
+        return _asset_url(kind, name)[0]
     made = app.extensions.setdefault("forest_asset_urls", {})
     key = (kind, name, request.script_root if request else "")
     url = made.get(key)
     if url is None:
-        url = made[key] = _asset_url(kind, name)
+        url, found = _asset_url(kind, name)
+        if found:  # a file missing for now (a deploy under way) is looked for again
+            made[key] = url
     return url
 
 
-def _asset_url(kind: str, name: str) -> str:
+def _asset_url(kind: str, name: str) -> tuple[str, bool]:
+    """(the URL, whether the file was there to fingerprint)."""
     if kind == "bundle":
         asset = _bundle(name)
-        return templating.url_for("assets.bundle", name=name, v=asset.stamp if asset else "missing")
+        return templating.url_for("assets.bundle", name=name, v=asset.stamp if asset else "missing"), asset is not None
     if kind == "vendor":
         path = _vendor_path(name)
     else:
@@ -159,8 +162,8 @@ def _asset_url(kind: str, name: str) -> str:
     asset = _asset(path)
     stamp = asset.stamp if asset else "missing"
     if kind == "vendor":
-        return templating.url_for("assets.vendor", name=name, v=stamp)
-    return templating.url_for("static", filename=name, v=stamp)
+        return templating.url_for("assets.vendor", name=name, v=stamp), asset is not None
+    return templating.url_for("static", filename=name, v=stamp), asset is not None
 
 
 def _coding(asset: Asset) -> str:

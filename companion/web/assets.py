@@ -153,17 +153,13 @@ def asset_url(kind: str, name: str) -> str:
 def _asset_url(kind: str, name: str) -> tuple[str, bool]:
     """(the URL, whether the file was there to fingerprint)."""
     if kind == "bundle":
-        asset = _bundle(name)
-        return templating.url_for("assets.bundle", name=name, v=asset.stamp if asset else "missing"), asset is not None
-    if kind == "vendor":
-        path = _vendor_path(name)
+        asset, endpoint, names = _bundle(name), "assets.bundle", {"name": name}
+    elif kind == "vendor":
+        asset, endpoint, names = _asset(_vendor_path(name)), "assets.vendor", {"name": name}
     else:
-        path = os.path.join(current_app.static_folder, name)
-    asset = _asset(path)
-    stamp = asset.stamp if asset else "missing"
-    if kind == "vendor":
-        return templating.url_for("assets.vendor", name=name, v=stamp), asset is not None
-    return templating.url_for("static", filename=name, v=stamp), asset is not None
+        asset = _asset(os.path.join(current_app.static_folder, name))
+        endpoint, names = "static", {"filename": name}
+    return templating.url_for(endpoint, **names, v=asset.stamp if asset else "missing"), asset is not None
 
 
 def _coding(asset: Asset) -> str:

@@ -157,18 +157,25 @@ def view_items(html: str, pieces: list) -> list:
             number, chunk = chunk.split("\x00", 1)
             out.append(pieces[int(number)])
         if chunk:
-            one = _one_lined.get(chunk)
-            if one is None:
-                if len(_one_lined) >= 256:
-                    _one_lined.clear()
-                one = _one_lined[chunk] = one_line_kept(chunk)
-            out.append(one)
+            out.append(made_once(_one_lined, chunk, one_line_kept))
     return out
 
 
 # The text between parts, made one line: most of it is the same on every phone of a table
 # at one version, and looking it up costs a hash of it, a tenth of making it again.
 _one_lined: dict[str, str] = {}
+KEPT_TEXTS = 256  # texts a memo keeps: those of the views rendered in the last moments
+
+
+def made_once(memo: dict, text: str, make):
+    """`make(text)`, kept in `memo` for the next view with the same text; a full memo is
+    emptied (the views rendered in the last moments fill it again)."""
+    found = memo.get(text)
+    if found is None:
+        if len(memo) >= KEPT_TEXTS:
+            memo.clear()
+        found = memo[text] = make(text)
+    return found
 
 
 def one_line_kept(text: str) -> str:

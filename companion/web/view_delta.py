@@ -32,7 +32,7 @@ from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
-from .shared_parts import Piece, utf16_length
+from .shared_parts import Piece, made_once, utf16_length
 
 # Where a segment starts: before an element that holds one number or line of a view. Finer
 # cuts make smaller changes (a changed number sends its <span>, not its whole row).
@@ -84,26 +84,21 @@ def segments_of(text: str) -> list[str]:
 # at one version (`shared_parts.view_items` gives the same string for it): it is cut once,
 # and its change from the text sent before worked out once, for all the streams here.
 _cut_texts: dict[str, tuple["Cut", list[str]]] = {}
-CUT_TEXTS_KEPT = 256
 
 
-def _cut_text(text: str) -> tuple[Cut, list[str]]:
-    found = _cut_texts.get(text)
-    if found is None:
-        if len(_cut_texts) >= CUT_TEXTS_KEPT:
-            _cut_texts.clear()
-        segments = segments_of(text)
-        found = _cut_texts[text] = (Cut(text, segments), segments)
-    return found
+def _cut(text: str) -> tuple[Cut, list[str]]:
+    segments = segments_of(text)
+    return Cut(text, segments), segments
 
 
-def _cut_changes(old: Cut, new: Cut, segments: list[str]) -> list:
-    """`changes` of a text from the one sent before, worked out once for every stream
-    here that sent the same text before and sends the same text now."""
+def _remembered_change(old, new, work) -> list:
+    """`work()`, the change of `new` (a Cut or a Piece) from `old`, worked out once for
+    every stream here that sent `old` and sends `new`. `old` is known by a weak reference:
+    a strong one would keep every earlier version alive, each holding the one before it."""
     found = new.changes
     if found is not None and found[0]() is old:
         return found[1]
-    ops = changes(old, segments, new)
+    ops = work()
     new.changes = (weakref.ref(old), ops)
     return ops
 
@@ -149,17 +144,11 @@ def _blocks(text: str) -> list[str]:
 
 def _piece_changes(old: Piece, new: Piece) -> list:
     """A shared part's change from its old version, worked out once for every phone."""
-    found = new.changes
-    if found is not None and found[0]() is old:
-        return found[1]
-    if new.same_text(old):  # most parts are as they were: copied whole
-        ops = [[0, old.size16()]] if old.size16() else []
-    else:
-        ops = _text_changes(old.text(), new.text())
-    # The old part is known by a weak reference: a strong one would keep every earlier
-    # version of the part alive, each holding the one before it.
-    new.changes = (weakref.ref(old), ops)
-    return ops
+    def work():
+        if new.same_text(old):  # most parts are as they were: copied whole
+            return [[0, old.size16()]] if old.size16() else []
+        return _text_changes(old.text(), new.text())
+    return _remembered_change(old, new, work)
 
 
 def _text_changes(old_text: str, new_text: str) -> list:
@@ -226,7 +215,7 @@ class StreamViews:
                     text_segments.append(None)  # as sent before: not cut again
                     cuts.append(old)
                     continue
-                cut, segments = _cut_text(item)
+                cut, segments = made_once(_cut_texts, item, _cut)
                 text_segments.append(segments)
                 cuts.append(cut)
             else:
@@ -248,7 +237,7 @@ class StreamViews:
                 item_ops = [[0, new.size]] if new.size else []
                 old_size = size = new.size
             else:
-                item_ops = _cut_changes(old, new, segments)
+                item_ops = _remembered_change(old, new, lambda: changes(old, segments, new))
                 old_size, size = old.size, new.size
             for op in item_ops:
                 if type(op) is str:

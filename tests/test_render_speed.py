@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import gc
 import os
+from collections import Counter
+from contextlib import contextmanager
 
 import pytest
 
 from companion import db as db_module
 from companion import store
 
-from .helpers import act
+from .helpers import act, version_of
 
 
 @pytest.fixture
@@ -262,3 +265,88 @@ def test_processes_opening_a_new_database_together_switch_it_to_wal_in_turn(tmp_
     conn = opened[0]
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     conn.close()
+
+
+@contextmanager
+def cyclic_garbage():
+    """The objects that only the cyclic garbage collector would have freed, of what ran inside."""
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    found: list = []
+    try:
+        yield found
+    finally:
+        gc.collect()
+        found.extend(gc.garbage)
+        gc.garbage.clear()
+        gc.set_debug(0)
+        if was_enabled:
+            gc.enable()
+
+
+def _kind(obj) -> str:
+    kind = type(obj)
+    return f"{kind.__module__}.{kind.__qualname__}"
+
+
+# One move of each game, by the JSON API.
+FIRST_MOVES = {"wicked-forest": ("set_draw_pile", {"count": 19}),
+               "woodland-wizards": ("next_phase", {"phase": "wandering"}),
+               "explorers-of-the-woodlands": ("set_hp", {"hero": "klethor", "hp": 4}),
+               "mysterious-forest": ("tick", {"step": 0, "done": True})}
+
+
+@pytest.mark.parametrize("game", sorted(FIRST_MOVES))
+def test_serving_a_table_leaves_nothing_for_the_cycle_collector(tmp_path, game):
+    """A template's own {% macro %} is a closure over the render's context, kept in that
+    context: a reference cycle, so each render's whole context (the view, its forms, the
+    request) waited for the cycle collector, whose passes over a server holding thousands
+    of streams took some 5 % of its CPU at saturation. Templates define no macros (forms are
+    Python, `ui`; a repeated piece is an include): a page, a fetched view and a pushed view
+    leave no context of Jinja, and nothing of the app's, to that collector."""
+    from .test_shared_parts import NAMES, make_app, seated_table
+
+    app = make_app(tmp_path)
+    code, phones = seated_table(app, game, NAMES)
+    version = version_of(phones[1], code)
+    stream = phones[1].get(f"/t/{code}/events?v={version}&views=1", buffered=False)
+    chunks = iter(stream.response)
+    try:
+        with cyclic_garbage() as garbage:
+            assert phones[1].get(f"/t/{code}").status_code == 200
+            assert phones[1].get(f"/t/{code}/view", headers=HX).status_code == 200
+            action, params = FIRST_MOVES[game]
+            assert act(phones[0], code, action, params).status_code == 200
+            text = ""
+            while "event: view" not in text:  # the move's view, pushed to phone 1
+                chunk = next(chunks)
+                text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        kinds = Counter(_kind(obj) for obj in garbage)
+        left = {kind: count for kind, count in kinds.items()
+                if kind.startswith(("jinja2.", "companion.", "markupsafe."))}
+        assert not left, f"left to the cycle collector: {left}"
+    finally:
+        stream.close()
+
+
+def test_no_template_defines_a_macro_or_imports_one_with_its_context():
+    """The render-time side of the test above, for every template (some render only in
+    states a short test does not reach): a macro library imported without the context
+    (`{% from "table/_macros.html" import ... %}`) is one module per process, not a cycle
+    per render."""
+    import re
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "templates"
+    libraries = {"table/_macros.html"}
+    found = []
+    for path in sorted(folder.rglob("*.html")):
+        name = path.relative_to(folder).as_posix()
+        text = path.read_text()
+        if name not in libraries and re.search(r"{%-?\s*macro\b", text):
+            found.append(f"{name} defines a macro")
+        if re.search(r"{%-?\s*(?:import|from)\b[^%]*\bwith\s+context\b", text):
+            found.append(f"{name} imports with its context")
+    assert not found

@@ -87,6 +87,17 @@ def act_stepper(context, action, value, name, low, high, fields=None, label="", 
                   f'{step(value + 1, value >= high, "+", "plus one")}</div>')
 
 
+@pass_context
+def big_button(context, action, icon, text, note="", cls="btn big primary", fields=None, label=None):
+    """A form of one button for the phone's actor: an icon and words, a note under them
+    (The Mysterious Forest's next steps, for small hands)."""
+    aria = f' aria-label="{_text(label)}"' if label else ""
+    small = f"<small>{_text(note)}</small>" if note else ""
+    return Markup(f'{_opening(context, action, context.get("actor"), "inline", None)}{_fields(fields or {})}'
+                  f'<button class="{_text(cls)} mf-btn" type="submit"{aria}><span class="mf-btn-text">'
+                  f'<span aria-hidden="true">{_text(icon)}</span> {_text(text)}</span>{small}</button></form>')
+
+
 @lru_cache(maxsize=16)
 def number_options(count: int) -> Markup:
     """`<option>0</option>` to `<option>{count - 1}</option>`: the same in every view, made once."""
@@ -110,8 +121,8 @@ def panel(id, label, cls="", caller=None):
                   f'</summary><div class="panel-body">{body}</div></details>')
 
 
-# What the table templates call as `ui.form`, `ui.button`, `ui.stepper`, `ui.panel` and
-# `ui.rematch_button`: a global, where importing a macro file with the context into each view
-# and shared part cost a module built at every render.
-UI = SimpleNamespace(form=act_form, button=act_button, stepper=act_stepper, panel=panel,
-                     rematch_button=rematch_button)
+# What the table templates call as `ui.form`, `ui.button`, `ui.big_button`, `ui.stepper`,
+# `ui.panel` and `ui.rematch_button`: a global, where importing a macro file with the context
+# into each view and shared part cost a module built at every render.
+UI = SimpleNamespace(form=act_form, button=act_button, big_button=big_button, stepper=act_stepper,
+                     panel=panel, rematch_button=rematch_button)

@@ -474,6 +474,19 @@ def seat_names(seats, players):
     return [players[s] for s in seats if isinstance(s, int) and 0 <= s < len(players)]
 
 
+@bp.app_template_filter("and_list")
+def and_list(words):
+    """"Ana", "Ana and Ben", "Ana, Ben and Cara"."""
+    words = [str(word) for word in words]
+    return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
+
+
+@bp.app_template_filter("counted")
+def counted(number, noun):
+    """"1 Flower", "3 Flowers": a number and its noun, plural unless one."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 @bp.app_template_filter("clock")
 def clock_text(seconds):
     return timers.clock_text(seconds)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import collections
 import gc
+import socket
 import sys
 import threading
 import time
@@ -99,6 +100,50 @@ def _under_gevent() -> bool:
     return monkey is not None and monkey.is_module_patched("threading")
 
 
+# Linux only: a corked socket sends what is written to it in full segments only, and all of
+# it when uncorked.
+_CORK = getattr(socket, "TCP_CORK", None)
+
+
+def _corked(environ):
+    """The request's socket, corked, so that the answer's headers and body (gunicorn writes
+    them apart, and its sockets send at once) go out as one segment: one packet for the phone
+    instead of two, and on loopback one pass through the receiving side (a run of the club
+    spent a tenth of its CPU in sends). None where that is not possible."""
+    sock = environ.get("gunicorn.socket") if _CORK is not None else None
+    if sock is None:
+        return None
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, _CORK, 1)
+    except (OSError, AttributeError):
+        return None
+    return sock
+
+
+class _Uncorking:
+    """The app's answer, as it is, and the socket uncorked once the server has written it
+    all (a server closes the answer after its last write). Not a generator: an iterable
+    that hands over the answer's own iterator, adding no frame to the writes."""
+
+    __slots__ = ("_answer", "_sock")
+
+    def __init__(self, answer, sock):
+        self._answer, self._sock = answer, sock
+
+    def __iter__(self):
+        return iter(self._answer)
+
+    def close(self):
+        try:
+            if hasattr(self._answer, "close"):
+                self._answer.close()
+        finally:
+            try:
+                self._sock.setsockopt(socket.IPPROTO_TCP, _CORK, 0)
+            except OSError:
+                pass  # the phone is gone: nothing is left to send
+
+
 class RequestSlots:
     def __init__(self, wsgi_app, slots: int, in_order: bool | None = None,
                  take_turns: bool | None = None):
@@ -129,13 +174,19 @@ class RequestSlots:
         # happens after the slot is given back. Waiting for its turn counts as the slot's wait.
         if self.turns is not None:
             self.turns.wait()
+        sock = _corked(environ)
         try:
             with self.gate:
                 slot[0] = time.perf_counter() - asked
-                return self.wsgi_app(environ, timed_start_response)
+                answer = self.wsgi_app(environ, timed_start_response)
+        except BaseException:
+            if sock is not None:
+                _Uncorking((), sock).close()
+            raise
         finally:
             if self.turns is not None:
                 self.turns.served()
+        return answer if sock is None else _Uncorking(answer, sock)
 
 
 FULL_COLLECTION_EVERY = 100  # collections of the middle generation between two full ones (default 10)

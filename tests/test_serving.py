@@ -766,3 +766,52 @@ def test_gunicorn_answers_a_broken_chunked_body_with_400_and_changes_nothing(gun
     # The same server still answers.
     head, _ = _http(port, f"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
     assert head.startswith("HTTP/1.1 200")
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_CORK"), reason="TCP_CORK is Linux's")
+@pytest.mark.parametrize("ending", ["written", "app failed"])
+def test_an_answer_goes_out_corked_so_its_headers_and_body_leave_as_one_segment(ending):
+    """gunicorn writes an answer's headers and its body apart on a socket that sends at once:
+    two packets (and on loopback two passes through the receiving side) for one answer. The
+    socket is corked while the app runs and uncorked when the server has written the answer
+    (it closes the answer then), or at once when the app fails; a stream is never corked."""
+    from companion.serving import RequestSlots
+
+    listener = socket.create_server(("127.0.0.1", 0))
+    phone = socket.create_connection(listener.getsockname())
+    server_side, _ = listener.accept()
+
+    def corked():
+        return server_side.getsockopt(socket.IPPROTO_TCP, socket.TCP_CORK)
+
+    seen = []
+
+    def inner_app(environ, start_response):
+        seen.append(corked())
+        if ending == "app failed":
+            raise RuntimeError("the render failed")
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"page"]
+
+    try:
+        slots = RequestSlots(inner_app, 1, in_order=True)
+        environ = {"PATH_INFO": "/t/ABCD/act", "REQUEST_METHOD": "POST", "gunicorn.socket": server_side}
+        if ending == "app failed":
+            with pytest.raises(RuntimeError):
+                slots(environ, lambda *args: None)
+            assert seen == [1] and corked() == 0
+        else:
+            answer = slots(environ, lambda *args: None)
+            assert list(answer) == [b"page"]
+            assert seen == [1] and corked() == 1  # still corked while the server writes
+            answer.close()
+            assert corked() == 0
+        # A stream's events go out as they come: its socket is left as it is.
+        seen.clear()
+        if ending == "written":
+            slots({"PATH_INFO": "/t/ABCD/events", "REQUEST_METHOD": "GET", "gunicorn.socket": server_side},
+                  lambda *args: None)
+            assert seen == [0] and corked() == 0
+    finally:
+        for sock in (phone, server_side, listener):
+            sock.close()

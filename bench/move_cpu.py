@@ -7,7 +7,11 @@ pushed views: what `club.py` calls the CPU per action, without the network, the 
 event loop, the watcher or the other tables. Everything runs in one thread, so the CPU
 time is the app's own (and the few microseconds of decompressing what the streams sent).
 
-    .venv/bin/python bench/move_cpu.py [--moves 300] [--runs 3] [--profile FILE]
+    .venv/bin/python bench/move_cpu.py [--moves 300] [--runs 3] [--profile FILE] [--garbage]
+
+`--garbage` also counts, in one more run of `--moves` moves with the cycle collector off,
+the objects per move that only the cycle collector would have freed (reference cycles),
+by kind: on a server their collection costs CPU in every worker.
 
 `--profile FILE` writes a cProfile of the last run's moves (read it with
 `python -m pstats FILE`); py-spy gives the same picture from outside:
@@ -17,6 +21,8 @@ time is the app's own (and the few microseconds of decompressing what the stream
 from __future__ import annotations
 
 import argparse
+import collections
+import gc
 import os
 import re
 import statistics
@@ -72,7 +78,7 @@ def seated_table(app):
     return code, phones
 
 
-def one_run(moves: int, profile: str | None) -> float:
+def one_run(moves: int, profile: str | None, garbage: list | None = None) -> float:
     folder = tempfile.mkdtemp(prefix="forest-move-")
     app = create_app({"DATABASE": os.path.join(folder, "bench.sqlite"), "SECRET_KEY": "bench",
                       "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 3600.0,
@@ -105,10 +111,20 @@ def one_run(moves: int, profile: str | None) -> float:
         import cProfile
         profiler = cProfile.Profile()
         profiler.enable()
+    if garbage is not None:
+        gc.collect()
+        gc.disable()
+        gc.set_debug(gc.DEBUG_SAVEALL)
     started = time.process_time()
     for _ in range(moves):
         move()
     spent = time.process_time() - started
+    if garbage is not None:
+        gc.collect()
+        garbage.extend(type(found).__qualname__ for found in gc.garbage)
+        gc.garbage.clear()
+        gc.set_debug(0)
+        gc.enable()
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(profile)
@@ -122,6 +138,8 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--profile", help="write a cProfile of the last run here")
+    parser.add_argument("--garbage", action="store_true",
+                        help="then count the objects per move left to the cycle collector")
     args = parser.parse_args()
     from harness import command_line, machine_line
     print(machine_line())
@@ -131,6 +149,12 @@ def main() -> int:
         figures.append(one_run(args.moves, args.profile if run == args.runs - 1 else None))
         print(f"run {run + 1}: {figures[-1]:.2f} ms of CPU per move (a post and 4 pushed views)")
     print(f"median {statistics.median(figures):.2f} ms, spread {min(figures):.2f}-{max(figures):.2f} ms")
+    if args.garbage:
+        kinds: list = []
+        one_run(args.moves, None, kinds)
+        counted = collections.Counter(kinds)
+        print(f"left to the cycle collector: {len(kinds) / args.moves:.1f} objects per move; "
+              + ", ".join(f"{kind} {count / args.moves:.1f}" for kind, count in counted.most_common(8)))
     return 0
 
 

@@ -350,3 +350,33 @@ def test_no_template_defines_a_macro_or_imports_one_with_its_context():
         if re.search(r"{%-?\s*(?:import|from)\b[^%]*\bwith\s+context\b", text):
             found.append(f"{name} imports with its context")
     assert not found
+
+
+def test_the_sentence_filters_count_and_list_as_a_player_reads_them(sqlite_app):
+    env = sqlite_app.jinja_env
+    counted = env.from_string('{{ n|counted("Flower") }}')
+    assert [counted.render(n=n) for n in (0, 1, 2, 5)] == ["0 Flowers", "1 Flower", "2 Flowers", "5 Flowers"]
+    listed = env.from_string("{{ seats|names(players)|and_list }}")
+    players = ["Ana", "Ben", "Cara", "Dan"]
+    assert [listed.render(seats=seats, players=players) for seats in ([], [2], [0, 3], [0, 1, 3], [3, 2, 1, 0])] \
+        == ["", "Cara", "Ana and Dan", "Ana, Ben and Dan", "Dan, Cara, Ben and Ana"]
+    # What a player typed is escaped where the sentence is shown.
+    assert listed.render(seats=[0, 1], players=['<b>"A"', "B&"]) == "&lt;b&gt;&#34;A&#34; and B&amp;"
+
+
+def test_a_big_button_acts_for_the_phones_actor_with_its_fields_and_note(sqlite_app):
+    env = sqlite_app.jinja_env
+    button = env.from_string('{{ ui.big_button("pack", "🎒", "Take <it>", note=note, cls="btn big",'
+                             ' fields={"took": "food", "roll": 3}, label=label) }}')
+    with sqlite_app.test_request_context():
+        html = button.render(actor=2, act_url="/t/ABCD/act", note="1 < 2", label="Pack the food")
+        bare = button.render(actor=None, act_url="/t/ABCD/act", note="", label=None)
+    assert html == (
+        '<form method="post" action="/t/ABCD/act" hx-post="/t/ABCD/act" hx-target="#view" hx-sync="this:drop" '
+        'class="act inline"><input type="hidden" name="action" value="pack"><input type="hidden" name="rid" value="">'
+        '<input type="hidden" name="seat" value="2"><input type="hidden" name="took" value="food">'
+        '<input type="hidden" name="roll" value="3"><button class="btn big mf-btn" type="submit" '
+        'aria-label="Pack the food"><span class="mf-btn-text"><span aria-hidden="true">🎒</span> Take &lt;it&gt;'
+        '</span><small>1 &lt; 2</small></button></form>')
+    # No actor (a phone with no seat), no note, no label: none of them in the form.
+    assert 'name="seat"' not in bare and "<small>" not in bare and "aria-label" not in bare

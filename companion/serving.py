@@ -105,25 +105,17 @@ def _under_gevent() -> bool:
 _CORK = getattr(socket, "TCP_CORK", None)
 
 
-def _corked(environ):
-    """The request's socket, corked, so that the answer's headers and body (gunicorn writes
-    them apart, and its sockets send at once) go out as one segment: one packet for the phone
-    instead of two, and on loopback one pass through the receiving side (a run of the club
-    spent a tenth of its CPU in sends). None where that is not possible."""
-    sock = environ.get("gunicorn.socket") if _CORK is not None else None
-    if sock is None:
-        return None
+def _uncork(sock) -> None:
     try:
-        sock.setsockopt(socket.IPPROTO_TCP, _CORK, 1)
-    except (OSError, AttributeError):
-        return None
-    return sock
+        sock.setsockopt(socket.IPPROTO_TCP, _CORK, 0)
+    except OSError:
+        pass  # the phone is gone: nothing is left to send
 
 
 class _Uncorking:
     """The app's answer, as it is, and the socket uncorked once the server has written it
-    all (a server closes the answer after its last write). Not a generator: an iterable
-    that hands over the answer's own iterator, adding no frame to the writes."""
+    all (a WSGI server closes the answer after its last write). Not a generator: an
+    iterable that hands over the answer's own iterator, adding no frame to the writes."""
 
     __slots__ = ("_answer", "_sock")
 
@@ -138,10 +130,42 @@ class _Uncorking:
             if hasattr(self._answer, "close"):
                 self._answer.close()
         finally:
-            try:
-                self._sock.setsockopt(socket.IPPROTO_TCP, _CORK, 0)
-            except OSError:
-                pass  # the phone is gone: nothing is left to send
+            _uncork(self._sock)
+
+
+class CorkedAnswers:
+    """Each answer's headers and body go out together. gunicorn writes them apart on
+    sockets that send at once: two packets for the phone where one does, and on loopback
+    two passes through the receiving side, which the sender pays (a run of the club spent a
+    tenth of its CPU in sends). So the request's socket is corked while the app makes the
+    answer, and uncorked when the server has written it, or at once if the app fails.
+
+    Left alone: a stream (its events go out as they come), an answer the server sends from
+    a file (`wsgi.file_wrapper`, which it recognises only as it is), and HTTP/2, where the
+    socket carries other requests' frames too."""
+
+    def __init__(self, wsgi_app):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        sock = environ.get("gunicorn.socket") if _CORK is not None else None
+        if sock is None or environ.get("PATH_INFO", "").endswith("/events") \
+                or not str(environ.get("SERVER_PROTOCOL", "")).startswith("HTTP/1."):
+            return self.wsgi_app(environ, start_response)
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, _CORK, 1)
+        except (OSError, AttributeError):
+            return self.wsgi_app(environ, start_response)
+        try:
+            answer = self.wsgi_app(environ, start_response)
+        except BaseException:
+            _uncork(sock)
+            raise
+        file_wrapper = environ.get("wsgi.file_wrapper")
+        if isinstance(file_wrapper, type) and isinstance(answer, file_wrapper):
+            _uncork(sock)
+            return answer
+        return _Uncorking(answer, sock)
 
 
 class RequestSlots:
@@ -174,19 +198,13 @@ class RequestSlots:
         # happens after the slot is given back. Waiting for its turn counts as the slot's wait.
         if self.turns is not None:
             self.turns.wait()
-        sock = _corked(environ)
         try:
             with self.gate:
                 slot[0] = time.perf_counter() - asked
-                answer = self.wsgi_app(environ, timed_start_response)
-        except BaseException:
-            if sock is not None:
-                _Uncorking((), sock).close()
-            raise
+                return self.wsgi_app(environ, timed_start_response)
         finally:
             if self.turns is not None:
                 self.turns.served()
-        return answer if sock is None else _Uncorking(answer, sock)
 
 
 FULL_COLLECTION_EVERY = 100  # collections of the middle generation between two full ones (default 10)
@@ -215,10 +233,11 @@ def settle(flask_app) -> None:
 
 
 def production_app():
-    """The app with its memory settled and one request slot per process."""
+    """The app with its memory settled, one request slot per process, answers corked."""
     app = create_app()
     settle(app)
     slots = int(app.config.get("REQUEST_SLOTS", 1))
     if slots > 0:  # 0: no limit
         app.wsgi_app = RequestSlots(app.wsgi_app, slots)
+    app.wsgi_app = CorkedAnswers(app.wsgi_app)
     return app

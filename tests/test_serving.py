@@ -768,50 +768,102 @@ def test_gunicorn_answers_a_broken_chunked_body_with_400_and_changes_nothing(gun
     assert head.startswith("HTTP/1.1 200")
 
 
-@pytest.mark.skipif(not hasattr(socket, "TCP_CORK"), reason="TCP_CORK is Linux's")
-@pytest.mark.parametrize("ending", ["written", "app failed"])
-def test_an_answer_goes_out_corked_so_its_headers_and_body_leave_as_one_segment(ending):
-    """gunicorn writes an answer's headers and its body apart on a socket that sends at once:
-    two packets (and on loopback two passes through the receiving side) for one answer. The
-    socket is corked while the app runs and uncorked when the server has written the answer
-    (it closes the answer then), or at once when the app fails; a stream is never corked."""
-    from companion.serving import RequestSlots
-
+@pytest.fixture
+def tcp_pair():
+    """A real loopback TCP connection: (the phone's end, the server's end)."""
     listener = socket.create_server(("127.0.0.1", 0))
     phone = socket.create_connection(listener.getsockname())
     server_side, _ = listener.accept()
+    yield phone, server_side
+    for sock in (phone, server_side, listener):
+        sock.close()
 
-    def corked():
-        return server_side.getsockopt(socket.IPPROTO_TCP, socket.TCP_CORK)
 
+def _cork_of(sock):
+    return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_CORK)
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_CORK"), reason="TCP_CORK is Linux's")
+@pytest.mark.parametrize("ending", ["written", "app failed"])
+def test_an_answer_goes_out_corked_so_its_headers_and_body_leave_as_one_segment(tcp_pair, ending):
+    """gunicorn writes an answer's headers and its body apart on a socket that sends at once:
+    two packets (and on loopback two passes through the receiving side) for one answer. The
+    socket is corked while the app runs and uncorked when the server has written the answer
+    (it closes the answer then), or at once when the app fails."""
+    from companion.serving import CorkedAnswers
+
+    _, server_side = tcp_pair
     seen = []
 
     def inner_app(environ, start_response):
-        seen.append(corked())
+        seen.append(_cork_of(server_side))
         if ending == "app failed":
             raise RuntimeError("the render failed")
         start_response("200 OK", [("Content-Type", "text/plain")])
         return [b"page"]
 
-    try:
-        slots = RequestSlots(inner_app, 1, in_order=True)
-        environ = {"PATH_INFO": "/t/ABCD/act", "REQUEST_METHOD": "POST", "gunicorn.socket": server_side}
-        if ending == "app failed":
-            with pytest.raises(RuntimeError):
-                slots(environ, lambda *args: None)
-            assert seen == [1] and corked() == 0
-        else:
-            answer = slots(environ, lambda *args: None)
-            assert list(answer) == [b"page"]
-            assert seen == [1] and corked() == 1  # still corked while the server writes
-            answer.close()
-            assert corked() == 0
-        # A stream's events go out as they come: its socket is left as it is.
-        seen.clear()
-        if ending == "written":
-            slots({"PATH_INFO": "/t/ABCD/events", "REQUEST_METHOD": "GET", "gunicorn.socket": server_side},
-                  lambda *args: None)
-            assert seen == [0] and corked() == 0
-    finally:
-        for sock in (phone, server_side, listener):
-            sock.close()
+    corked = CorkedAnswers(inner_app)
+    environ = {"PATH_INFO": "/t/ABCD/act", "REQUEST_METHOD": "POST", "SERVER_PROTOCOL": "HTTP/1.1",
+               "gunicorn.socket": server_side}
+    if ending == "app failed":
+        with pytest.raises(RuntimeError):
+            corked(environ, lambda *args: None)
+        assert seen == [1] and _cork_of(server_side) == 0
+    else:
+        answer = corked(environ, lambda *args: None)
+        assert list(answer) == [b"page"]
+        assert seen == [1] and _cork_of(server_side) == 1  # still corked while the server writes
+        answer.close()
+        assert _cork_of(server_side) == 0
+
+
+@pytest.mark.skipif(not hasattr(socket, "TCP_CORK"), reason="TCP_CORK is Linux's")
+def test_a_stream_a_file_and_http2_are_not_corked(tcp_pair):
+    """A stream's events go out as they come; a file answer must reach the server as it is
+    (it sends a `wsgi.file_wrapper` with sendfile, recognising it by its class); under
+    HTTP/2 the socket carries other requests' frames too."""
+    from companion.serving import CorkedAnswers
+
+    _, server_side = tcp_pair
+
+    class FileWrapper:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def __iter__(self):
+            return iter([self.handle])
+
+    seen = []
+
+    def inner_app(environ, start_response):
+        seen.append(_cork_of(server_side))
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return FileWrapper(b"file") if environ["PATH_INFO"] == "/file" else [b"body"]
+
+    corked = CorkedAnswers(inner_app)
+
+    def ask(path, protocol="HTTP/1.1"):
+        return corked({"PATH_INFO": path, "REQUEST_METHOD": "GET", "SERVER_PROTOCOL": protocol,
+                       "gunicorn.socket": server_side, "wsgi.file_wrapper": FileWrapper},
+                      lambda *args: None)
+
+    assert ask("/t/ABCD/events") == [b"body"] and seen == [0]
+    assert ask("/t/ABCD/view", "HTTP/2.0") == [b"body"] and seen == [0, 0]
+    answer = ask("/file")
+    assert isinstance(answer, FileWrapper)  # handed on as it is, for sendfile
+    assert seen == [0, 0, 1] and _cork_of(server_side) == 0  # and the socket uncorked at once
+
+
+def test_the_production_app_corks_its_answers_with_or_without_request_slots(monkeypatch, tmp_path):
+    from companion import serving
+
+    # Its settings from the environment, as gunicorn gives them; nothing in the checkout.
+    monkeypatch.setenv("FOREST_TABLE_DATABASE", str(tmp_path / "db.sqlite"))
+    monkeypatch.setenv("FOREST_TABLE_SECRET_KEY", "test-key")
+    monkeypatch.setenv("FOREST_TABLE_LAN_ADDRESS", "192.168.1.20")
+    for slots in ("1", "0"):
+        monkeypatch.setenv("FOREST_TABLE_REQUEST_SLOTS", slots)
+        monkeypatch.setattr(serving, "settle", lambda app: None)
+        app = serving.production_app()
+        assert isinstance(app.wsgi_app, serving.CorkedAnswers)
+        assert isinstance(app.wsgi_app.wsgi_app, serving.RequestSlots) == (slots == "1")

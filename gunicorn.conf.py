@@ -40,8 +40,11 @@ threads = _env_int("FOREST_TABLE_THREADS", 2500)
 worker_connections = _env_int("FOREST_TABLE_WORKER_CONNECTIONS",
                               12000 if worker_class == "gevent" else threads + 200)
 backlog = 2048
-# Seconds an idle keep-alive connection stays open between a phone's requests.
-keepalive = 5
+# Seconds an idle kept-alive connection stays open between a phone's requests. A phone at a
+# table taps every few seconds to a minute; with gunicorn's usual few seconds most taps
+# opened a new connection (a round trip more for the phone, and at a club some 5 % of the
+# server's CPU per move, bench/README.md). An idle one costs the worker some 13 KiB.
+keepalive = _env_int("FOREST_TABLE_KEEPALIVE", 75)
 # A worker that stops answering its master for this long is replaced.
 timeout = 30
 # On a restart open streams are cut after this; the phones reconnect and resync.

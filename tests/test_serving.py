@@ -601,6 +601,9 @@ def test_the_production_config_loads(tmp_path):
     assert settings["worker_class"] == "gevent"
     assert settings["worker_connections"] >= 2000
     assert settings["preload_app"] is False  # gevent patches the library before the app loads
+    # A phone's connection stays open between its taps (a minute apart, or more), instead of
+    # a new one per tap; one setting, as the others.
+    assert settings["keepalive"] >= 60
     # --check-config loads the app: its database and key go to a temporary folder, never the checkout.
     env = dict(os.environ, FOREST_TABLE_WORKERS="3", FOREST_TABLE_PORT="8123",
                FOREST_TABLE_DATABASE=str(tmp_path / "check.sqlite"), FOREST_TABLE_SECRET_KEY="test-key")
@@ -610,6 +613,12 @@ def test_the_production_config_loads(tmp_path):
     printed = dict(re.findall(r"^(\w+)\s+= (.*)$", done.stdout, re.M))
     assert printed["workers"] == "3"
     assert printed["bind"] == "['0.0.0.0:8123']"
+    assert printed["keepalive"] == str(settings["keepalive"])
+    env["FOREST_TABLE_KEEPALIVE"] = "20"
+    done = subprocess.run([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--print-config"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert re.search(r"^keepalive\s+= 20$", done.stdout, re.M), done.stdout
+    del env["FOREST_TABLE_KEEPALIVE"]
     # The other kind measured stays one setting away, sized for streams as well.
     env["FOREST_TABLE_WORKER_CLASS"] = "gthread"
     done = subprocess.run([sys.executable, "-m", "gunicorn", "--config", "gunicorn.conf.py", "--print-config"],

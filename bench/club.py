@@ -229,12 +229,15 @@ class Club:
                         raise BenchError(f"taking seat {seat}: {reply.status} {reply.body[:200]!r}")
                 table = Table(code, phones)
                 table.listeners = {s: Listener(s) for s in range(1, len(PLAYERS))}
+                # Its set-up connections closed at once (the phones reconnect when they next
+                # need to): all the tables' kept open together would leave the server's
+                # memory grown by them, freed but still resident, and the streams opened next
+                # would take that memory instead of adding theirs to the figure.
+                await asyncio.gather(*(phone.close() for phone in phones))
                 return table
 
         self.tables = list(await asyncio.gather(*(one(i) for i in range(self.n_tables))))
         self.by_code = {t.code: t for t in self.tables}
-        # Close the set-up connections: the phones reconnect when they next need to.
-        await asyncio.gather(*(p.close() for t in self.tables for p in t.phones))
 
     async def open_streams(self) -> int:
         gate = asyncio.Semaphore(OPEN_CONCURRENCY)

@@ -14,7 +14,8 @@ browser does. Then:
    the server's accepted actions per second and the time per action are reported (the
    other phones still receive every update and fetch their views).
 3. memory: resident memory summed over the server's processes with the tables made and
-   no stream open, and again with every stream open.
+   no stream open, again with the streams of half the tables open, and with every stream
+   open: what the second half added, per stream, is the memory per open stream.
 
     .venv/bin/python bench/club.py [--tables 1 100 500] [--workers 2] [--worker-class gevent]
 
@@ -239,7 +240,8 @@ class Club:
         self.tables = list(await asyncio.gather(*(one(i) for i in range(self.n_tables))))
         self.by_code = {t.code: t for t in self.tables}
 
-    async def open_streams(self) -> int:
+    async def open_streams(self, tables: list | None = None) -> int:
+        """Open the streams of `tables` (default all); the number of streams open."""
         gate = asyncio.Semaphore(OPEN_CONCURRENCY)
 
         async def one(table, index):
@@ -253,7 +255,8 @@ class Club:
                 stream.start()
                 await asyncio.wait_for(stream.opened.wait(), self.deadline.step())
 
-        await asyncio.gather(*(one(t, i) for t in self.tables for i in range(len(PLAYERS))))
+        await asyncio.gather(*(one(t, i) for t in (self.tables if tables is None else tables)
+                               for i in range(len(PLAYERS))))
         return sum(len(t.streams) for t in self.tables)
 
     async def close_streams(self) -> None:
@@ -478,13 +481,23 @@ async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> di
     setup_s = time.perf_counter() - t0
     await asyncio.sleep(1.0)
     memory_idle = server.memory()
+    # The streams open in two halves, the memory measured after each: what the second half
+    # adds is what a stream costs. Measured from no stream, the first streams also take the
+    # memory a server frees and keeps (its start, the set-up), and seem to cost less.
     t0 = time.perf_counter()
-    streams = await club.open_streams()
+    half = n_tables // 2
+    half_streams, memory_half = 0, None
+    if half:
+        half_streams = await club.open_streams(club.tables[:half])
+        await asyncio.sleep(2.0)  # let every worker settle with its streams
+        memory_half = server.memory()
+    streams = await club.open_streams(club.tables[half:])
     open_s = time.perf_counter() - t0
-    await asyncio.sleep(2.0)  # let every worker settle with its streams
+    await asyncio.sleep(2.0)
     memory_streams = server.memory()
     result = {"tables": n_tables, "streams": streams, "setup_s": setup_s, "open_s": open_s,
-              "memory_idle": memory_idle, "memory_streams": memory_streams}
+              "memory_idle": memory_idle, "memory_streams": memory_streams,
+              "half_streams": half_streams, "memory_half": memory_half}
     try:
         cpu, own, wall, busy = server.cpu_seconds(), time.process_time(), time.perf_counter(), machine_busy_seconds()
         with LoopLag() as lag:
@@ -542,11 +555,15 @@ def report(server: Fleet, result: dict, args) -> None:
     if cpu_ms is not None:
         print(f"   >> CPU per action: {cpu_ms:.1f} ms ({server.cpu_label}, latency phase, the views of its four other phones "
               f"included; goal <= {CPU_PER_ACTION_GOAL_MS:.0f} ms: {'met' if cpu_ms <= CPU_PER_ACTION_GOAL_MS else 'NOT MET'})")
-    mi, ms = result["memory_idle"], result["memory_streams"]
+    mi, ms, mh = result["memory_idle"], result["memory_streams"], result["memory_half"]
     print(f"   memory, {mi['processes']} processes:  no stream {mi['rss_mib']:7.1f} MiB RSS ({mi['pss_mib']:.1f} PSS)"
-          f"   {result['streams']} streams {ms['rss_mib']:7.1f} MiB RSS ({ms['pss_mib']:.1f} PSS)")
+          + (f"   {result['half_streams']} streams {mh['rss_mib']:7.1f} MiB RSS ({mh['pss_mib']:.1f} PSS)" if mh else "")
+          + f"   {result['streams']} streams {ms['rss_mib']:7.1f} MiB RSS ({ms['pss_mib']:.1f} PSS)")
     rss_kib, pss_kib = stream_memory_kib(result)
-    print(f"   memory per open stream: {rss_kib:.1f} KiB RSS ({pss_kib:.1f} KiB PSS)")
+    from_idle = (ms["rss_mib"] - mi["rss_mib"]) * 1024 / max(1, result["streams"])
+    print(f"   memory per open stream: {rss_kib:.1f} KiB RSS ({pss_kib:.1f} KiB PSS)"
+          + (f", what the second {result['streams'] - result['half_streams']} streams added each; "
+             f"{from_idle:.1f} KiB counted from no stream" if mh else ""))
     if "latency" in result:
         each, last, visible = result["latency"]
         posts = result["latency_posts"]
@@ -605,9 +622,13 @@ def cpu_per_action_ms(result: dict) -> float | None:
 
 
 def stream_memory_kib(result: dict) -> tuple[float, float]:
-    """What one open stream adds to the servers' memory (RSS, PSS), in KiB."""
-    mi, ms, n = result["memory_idle"], result["memory_streams"], max(1, result["streams"])
-    return ((ms["rss_mib"] - mi["rss_mib"]) * 1024 / n, (ms["pss_mib"] - mi["pss_mib"]) * 1024 / n)
+    """What one open stream adds to the servers' memory (RSS, PSS), in KiB: the growth while
+    the second half of the streams opened, per stream (from no stream with one table)."""
+    base, n = result["memory_idle"], result["streams"]
+    if result.get("memory_half"):
+        base, n = result["memory_half"], n - result["half_streams"]
+    ms, n = result["memory_streams"], max(1, n)
+    return ((ms["rss_mib"] - base["rss_mib"]) * 1024 / n, (ms["pss_mib"] - base["pss_mib"]) * 1024 / n)
 
 
 def goals(result: dict, args) -> list[tuple[str, str, bool | None]]:

@@ -42,7 +42,7 @@ worker_connections = _env_int("FOREST_TABLE_WORKER_CONNECTIONS",
 backlog = 2048
 # Seconds an idle kept-alive connection stays open between a phone's requests. A phone at a
 # table taps every few seconds to a minute; with gunicorn's usual few seconds most taps
-# opened a new connection (a round trip more for the phone, and at a club some 5 % of the
+# opened a new connection (a round trip more for the phone; at a club some 3 % of the
 # server's CPU per move, bench/README.md). An idle one costs the worker some 13 KiB.
 keepalive = _env_int("FOREST_TABLE_KEEPALIVE", 75)
 # A worker that stops answering its master for this long is replaced.

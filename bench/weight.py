@@ -13,8 +13,11 @@ with a throwaway database and, for each game, seats five phones at a new table. 
 
 Every response is fetched twice, once asking for gzip (what a browser on a plain-http
 LAN accepts) and once asking for no compression, and the body sizes are reported (the
-headers are reported apart, as sent by this server). Standard library plus
-bench/harness.py; capped at 120 s; the server is always stopped.
+headers are reported apart, as sent by this server). Then each library the script
+bundles, read from `node_modules` and gzipped alone with zopfli as the server compresses
+its assets (pages load them bundled with the app's own script): what no change to the
+app's own files takes off a first load. Standard library, bench/harness.py, and for the
+libraries the app's own package and zopfli; capped at 120 s; the server is always stopped.
 
     .venv/bin/python bench/weight.py
 """
@@ -210,7 +213,8 @@ def library_weights() -> list[tuple[str, int]]:
     load that no change to the app's own pages, styles or script takes off."""
     import zopfli.gzip
 
-    sys.path.insert(0, PROJECT)
+    if PROJECT not in sys.path:
+        sys.path.insert(0, PROJECT)
     from companion.web.assets import VENDOR_FILES
 
     found = []
@@ -221,8 +225,12 @@ def library_weights() -> list[tuple[str, int]]:
 
 
 def print_libraries() -> None:
-    libraries = library_weights()
-    print("\nThe libraries in the script, each gzipped alone (zopfli, as served):")
+    try:
+        libraries = library_weights()
+    except (OSError, ImportError) as exc:  # the verdicts below are printed all the same
+        print(f"\nThe libraries in the script: not measured ({exc!r})")
+        return
+    print("\nThe libraries in the script, each gzipped alone (zopfli, as the server compresses assets):")
     for path, size in libraries:
         print(f"    {path:36} {size:10d}")
     total = sum(size for _path, size in libraries)

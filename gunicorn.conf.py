@@ -25,7 +25,8 @@ bind = [f"{_host}:{_port}"]
 # Rendering a view is Python work, so one process per core does it in parallel; a write
 # in one process reaches the phones connected to another through the live-update watcher.
 workers = _env_int("FOREST_TABLE_WORKERS", max(2, os.cpu_count() or 1))
-# gevent: an open stream is a greenlet waiting for its table to change, a few kilobytes.
+# gevent: an open stream is a greenlet waiting for its table to change, some 16-19 KiB in
+# all with the request and socket gunicorn keeps for it (bench/README.md).
 # Measured against gthread (a thread per stream) with 2,500 streams on 2 cores: half the
 # update latency at the 95th percentile and two thirds of the memory (bench/README.md).
 worker_class = os.environ.get("FOREST_TABLE_WORKER_CLASS", "gevent")

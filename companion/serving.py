@@ -150,7 +150,9 @@ class CorkedAnswers:
 
     `RequestSlots` corks as it is one: a stream's request passing through two such wrappers
     instead of one left each open stream some 4 KiB heavier (12.2-12.7 KiB against 8.4-8.9
-    at 2,500 streams, `bench/club.py --tables 500`), so the app is wrapped once."""
+    at 2,500 streams, `bench/club.py --tables 500` as it counted memory then, from no
+    stream after a set-up that left freed memory for the streams), so the app is wrapped
+    once."""
 
     def __init__(self, wsgi_app):
         self.wsgi_app = wsgi_app

@@ -17,6 +17,7 @@ from jinja2_fragments.flask import render_block
 from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
+from ..games.words import join_names, plural
 from . import compression, forms, phone, shared_parts, table_reads, templating, view_delta
 
 bp = Blueprint("pages", __name__)
@@ -476,15 +477,13 @@ def seat_names(seats, players):
 
 @bp.app_template_filter("and_list")
 def and_list(words):
-    """"Ana", "Ana and Ben", "Ana, Ben and Cara"."""
+    """"Ana", "Ana and Ben", "Ana, Ben and Cara" (the games' own `join_names`; nothing for none)."""
     words = [str(word) for word in words]
-    return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
+    return join_names(words) if words else ""
 
 
-@bp.app_template_filter("counted")
-def counted(number, noun):
-    """"1 Flower", "3 Flowers": a number and its noun, plural unless one."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
+# "1 Flower", "3 Flowers": the games' own `plural`.
+bp.add_app_template_filter(plural, "counted")
 
 
 @bp.app_template_filter("clock")

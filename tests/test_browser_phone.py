@@ -1,0 +1,138 @@
+"""A phone is never stranded and no tap goes missing: the next move comes into view when it
+becomes this phone's, clear of the countdown bar, with focus on nothing the player did not
+touch; a tap shows it is on its way; a tap the network lost is sent again as the same request
+or reported; a phone offline says so and catches up; stream restarts log nothing."""
+
+import re
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from companion import create_app
+
+from .browser import BOTTOM_BAR, FIRST_SCREEN, Watch, browser, phones, shot  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.browser
+expect = pytest.importorskip("playwright.sync_api").expect
+
+STREAM_SECONDS = 2.5  # how long the server keeps a stream open before ending it
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """A server ending every stream after a few seconds, as it does every few minutes."""
+    path = tmp_path_factory.mktemp("phone") / "live.sqlite"
+    app = create_app({"DATABASE": str(path), "SECRET_KEY": "browser-test", "LAN_ADDRESS": "127.0.0.1",
+                      "STREAM_POLL_SECONDS": 0.5, "STREAM_MAX_SECONDS": STREAM_SECONDS})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+def api(page, base, method, path, body=None):
+    resp = page.request.fetch(base + path, method=method, data=body, headers={"Origin": base})
+    assert resp.ok, resp.text()
+    return resp.json()
+
+
+def act(page, base, code, action, params):
+    """A move made at the table by another phone (through the API, with this one's cookies)."""
+    version = api(page, base, "GET", f"/api/tables/{code}")["version"]
+    return api(page, base, "POST", f"/api/tables/{code}/actions",
+               {"action": action, "params": params, "version": version})
+
+
+def table_of(pages, base, game, players, options, seats=None):
+    """A table with each page seated (seat i by default) and on the table page."""
+    code = api(pages[0], base, "POST", "/api/tables", {"game": game, "players": players, "options": options})["code"]
+    for i, page in enumerate(pages):
+        api(page, base, "POST", f"/api/tables/{code}/seats/{i if seats is None else seats[i]}")
+    return code
+
+
+def open_table(pages, base, code):
+    for page in pages:
+        page.goto(f"{base}/t/{code}")
+        expect(page.locator("#view [data-primary]")).to_be_visible()
+
+
+# Where the main card's controls are, against the part of the first screen nothing covers.
+STEP_PLACE = """() => {
+  const card = document.querySelector('#view [data-primary]');
+  const list = [...card.querySelectorAll('button, input:not([type=hidden]), select, a.btn')]
+    .filter(el => !el.disabled && el.getClientRects().length);
+  if (!list.length) return null;
+  const status = document.querySelector('#view .status-line');
+  const sticky = status && getComputedStyle(status).position === 'sticky';
+  const first = list[0].getBoundingClientRect(), last = list[list.length - 1].getBoundingClientRect();
+  return {top: first.top, bottom: last.bottom, barBottom: sticky ? status.getBoundingClientRect().bottom : 0,
+          label: (list[0].getAttribute('aria-label') || list[0].textContent).trim()};
+}"""
+IN_VIEW = f"""() => {{
+  const place = ({STEP_PLACE})();
+  return place === null || (place.top >= Math.max(0, place.barBottom) - 1
+                            && place.bottom <= {FIRST_SCREEN - BOTTOM_BAR} + 1);
+}}"""
+FOCUS = """() => {
+  const el = document.activeElement;
+  return el && el.matches('button, input, select, textarea, a, summary') ?
+    (el.getAttribute('aria-label') || el.textContent).trim() : null;
+}"""
+
+
+def assert_step_in_view(page, what, touched=None):
+    """This phone's next step lies in the first screen, under the countdown bar and above the
+    bottom bar (waited for: the page scrolls smoothly), and no control has focus but the one
+    the player touched last, if it is still there (`touched`, its label)."""
+    try:
+        page.wait_for_function(IN_VIEW, timeout=4000, polling="raf")
+    except Exception:
+        place = page.evaluate(STEP_PLACE)
+        raise AssertionError(f"{what}: the next step is out of view: {place}, scrolled {page.evaluate('scrollY')} px")
+    assert page.evaluate(FOCUS) in (None, touched), f"{what}: focus on {page.evaluate(FOCUS)!r}, which nobody touched"
+
+
+def scroll_away(page):
+    """The player scrolls down the page (to a panel, the log) and stops."""
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    page.wait_for_function("() => scrollY > 200")
+
+
+def version_of(page):
+    return page.locator("#view .view").get_attribute("data-version")
+
+
+def test_the_next_move_comes_into_view_under_the_countdown(live_server, phones):
+    """The Wicked Forest at three phones with a decision countdown: phones scrolled down to the
+    Crystallization panel get Stay or Return in view when the card is revealed, below the
+    countdown bar; the last chooser's phone shows the next reveal, focus on nothing."""
+    ana, ben, cara = everyone = phones(3)
+    code = table_of(everyone, live_server, "wicked-forest", ["Ana", "Ben", "Cara"], {"first_leader": "0"})
+    act(ana, live_server, code, "timer_set", {"mode": "turn", "seconds": 120})
+    open_table(everyone, live_server, code)
+    watches = [Watch(page) for page in everyone]
+    for page in (ben, cara):
+        page.locator("#wf-crystal summary").click()
+        scroll_away(page)
+
+    ana.get_by_role("button", name="3 Flowers, no Witch").click()
+    for page, name in zip(everyone, ("Ana", "Ben", "Cara")):
+        expect(page.locator("[data-primary] h2")).to_have_text(f"{name}: Stay or Return?")
+        assert_step_in_view(page, f"{name} after the reveal", None if page is ana else "Log Crystallization")
+        expect(page.locator(".countdown")).to_be_visible()
+    shot(ben, "phone-01-decision-in-view-under-countdown")
+
+    ana.get_by_role("button", name=re.compile("Stay")).click()
+    cara.get_by_role("button", name=re.compile("Return")).click()
+    shown = version_of(ben)
+    ben.get_by_role("button", name=re.compile("Return")).click()
+    expect(ben.locator(".view")).not_to_have_attribute("data-version", shown)
+    for page, name in zip(everyone, ("Ana", "Ben", "Cara")):
+        expect(page.locator("[data-primary] h2")).to_have_text("Reveal card 2: tap what it shows")
+        assert_step_in_view(page, f"{name} after the choices are revealed")
+    shot(ben, "phone-02-last-chooser-sees-the-next-reveal")
+    for watch in watches:
+        watch.assert_clean()

@@ -136,3 +136,100 @@ def test_the_next_move_comes_into_view_under_the_countdown(live_server, phones):
     shot(ben, "phone-02-last-chooser-sees-the-next-reveal")
     for watch in watches:
         watch.assert_clean()
+
+
+def explorers_at_the_boss(pages, base):
+    """Explorers for Ana (Xylia) and Ben (Klethor), the Boss out: Xylia's turn, threat 1."""
+    code = table_of(pages, base, "explorers-of-the-woodlands", ["Ana", "Ben"],
+                    {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"})
+    act(pages[0], base, code, "place_tile", {"kind": "growth", "hero": "xylia"})
+    act(pages[0], base, code, "place_tile", {"kind": "growth", "hero": "klethor"})
+    act(pages[0], base, code, "reveal_boss", {"boss": "fungor", "track": 9})
+    open_table(pages, base, code)
+    return code
+
+
+def threat_ups(page, base, code):
+    log = api(page, base, "GET", f"/api/tables/{code}/actions")["actions"]
+    return [line["action"] for line in log].count("threat_up")
+
+
+def test_a_tap_offline_is_sent_once_when_the_network_is_back(live_server, phones):
+    ana, ben = phones(2)
+    code = explorers_at_the_boss([ana, ben], live_server)
+    sent = []
+    ana.on("request", lambda r: r.method == "POST" and "/act" in r.url and sent.append(r.post_data))
+    threat_up = ana.get_by_role("button", name="Threat plus one")
+    cube = ana.locator(".track li.cube")
+
+    # A slow network: the tap shows at once that it is on its way.
+    cdp = ana.context.new_cdp_session(ana)
+    cdp.send("Network.emulateNetworkConditions",
+             {"offline": False, "latency": 1500, "downloadThroughput": -1, "uploadThroughput": -1})
+    threat_up.click()
+    expect(threat_up).to_have_attribute("aria-busy", "true", timeout=1000)
+    shot(ana, "phone-03-tap-on-its-way")
+    expect(cube).to_have_text("2")
+    expect(ana.locator("[aria-busy]")).to_have_count(0)
+    cdp.send("Network.emulateNetworkConditions",
+             {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+
+    # Offline: the phone says so; Ben's move made meanwhile arrives when it is back.
+    net = ana.locator("#net")
+    ana.context.set_offline(True)
+    expect(net).to_contain_text("Offline")
+    act(ben, live_server, code, "threat_up", {})
+    expect(ben.locator(".track li.cube")).to_have_text("3")
+    shot(ana, "phone-04-offline")
+    ana.context.set_offline(False)
+    expect(cube).to_have_text("3")
+    expect(net).to_be_hidden()
+
+    # A tap made offline is sent when the network is back, once.
+    ana.context.set_offline(True)
+    expect(net).to_contain_text("Offline")
+    threat_up.click()
+    expect(net).to_contain_text("is sent when it is back")
+    shot(ana, "phone-05-tap-waits-for-the-network")
+    assert threat_ups(ana, live_server, code) == 2
+    ana.context.set_offline(False)
+    for page in (ana, ben):
+        expect(page.locator(".track li.cube")).to_have_text("4")
+    expect(net).to_be_hidden()
+    assert threat_ups(ana, live_server, code) == 3
+
+    # The answer lost on its way back (the server got the tap): sent again, the very same
+    # request, and the server knows it by its request id: the threat goes up once.
+    lost = []
+
+    def lose_the_answer(route):
+        route.fetch()
+        lost.append(route.request.post_data)
+        route.abort("internetdisconnected")
+
+    ana.route("**/act", lose_the_answer, times=1)
+    threat_up.click()
+    for page in (ana, ben):
+        expect(page.locator(".track li.cube")).to_have_text("5")
+    expect(net).to_be_hidden()
+    assert lost and sent[-1] == lost[0] and sent.count(lost[0]) == 2, (lost, sent[-3:])
+    assert threat_ups(ana, live_server, code) == 4
+    assert api(ana, live_server, "GET", f"/api/tables/{code}")["view"]["boss"]["threat"] == 5
+
+
+def test_stream_restarts_are_no_error(live_server, phones):
+    """The server ends each stream after a while; the phones reconnect with nothing logged
+    and no failed request, and the next move still arrives."""
+    ana, ben = phones(2)
+    code = explorers_at_the_boss([ana, ben], live_server)
+    watches = [Watch(page) for page in (ana, ben)]
+    for _ in range(2):  # two restarts on each phone
+        for page in (ana, ben):
+            with page.expect_request(lambda r: "/events" in r.url, timeout=STREAM_SECONDS * 4000):
+                pass
+    act(ben, live_server, code, "threat_up", {})
+    for page in (ana, ben):
+        expect(page.locator(".track li.cube")).to_have_text("2")
+    for watch in watches:
+        watch.assert_clean()
+    expect(ana.locator("#net:not([hidden])")).to_have_count(0)  # nothing said to be lost

@@ -616,10 +616,9 @@ document.addEventListener("input", function (event) {
   }
   function say() {
     if (!view()) return;
-    var box = strip(), text = "";
-    var waiting = unsent.length ? " “" + unsent[unsent.length - 1].label + "” is sent when it is back." : "";
-    if (!navigator.onLine) text = "📴 Offline: this phone catches up when the network is back." + waiting;
-    else if (unsent.length) text = "⏳ Not sent yet: trying again…";
+    var box = strip(), text = "", tap = unsent.length ? "“" + unsent[unsent.length - 1].label + "”" : "";
+    if (!navigator.onLine) text = "📴 Offline: " + (tap ? tap + " will be sent" : "this phone catches up") + " when the network is back.";
+    else if (tap) text = "⏳ " + tap + " not sent yet: trying again…";
     else if (lostStream === true) text = "📡 Connection lost: reconnecting…";
     box.textContent = text;
     box.hidden = !text;
@@ -636,6 +635,19 @@ document.addEventListener("input", function (event) {
     var all = form.querySelectorAll("button:not([type=button]), input[type=submit]");
     return all.length > 1 || !submitter ? Array.prototype.slice.call(all) : [submitter];
   }
+  // What the tap is called on screen: the button's words without their small print; for a
+  // form of several buttons (a secret choice) only the form's own name, or "your tap".
+  function labelOf(form, buttons) {
+    var words = "";
+    if (buttons.length === 1) {
+      var copy = buttons[0].cloneNode(true);
+      Array.prototype.forEach.call(copy.querySelectorAll("small"), function (small) { small.remove(); });
+      words = copy.textContent;
+    } else {
+      words = form.getAttribute("aria-label") || "";
+    }
+    return words.replace(/\s+/g, " ").trim() || "your tap";
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = formOf(event);
     if (!form) return;
@@ -646,9 +658,8 @@ document.addEventListener("input", function (event) {
     form.forestPending.forEach(function (button) { button.setAttribute("aria-busy", "true"); });
     var values = new FormData();
     config.formData.forEach(function (value, key) { values.append(key, value); });
-    var label = submitter ? (submitter.getAttribute("aria-label") || submitter.textContent) : form.getAttribute("aria-label");
     form.forestRequest = { path: config.path, values: values, at: Date.now(), tries: 0,
-                           label: (label || "your tap").replace(/\s+/g, " ").trim() };
+                           label: labelOf(form, form.forestPending) };
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = formOf(event) || (event.detail.requestConfig && event.detail.requestConfig.elt);

@@ -3,6 +3,7 @@ becomes this phone's, clear of the countdown bar, with focus on nothing the play
 touch; a tap shows it is on its way; a tap the network lost is sent again as the same request
 or reported; a phone offline says so and catches up; stream restarts log nothing."""
 
+import os
 import re
 import threading
 
@@ -11,7 +12,7 @@ from werkzeug.serving import make_server
 
 from companion import create_app
 
-from .browser import BOTTOM_BAR, FIRST_SCREEN, Watch, browser, phones, shot  # noqa: F401  (fixtures)
+from .browser import BOTTOM_BAR, FIRST_SCREEN, SHOTS, Watch, browser, phones  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -30,6 +31,14 @@ def live_server(tmp_path_factory):
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
+
+
+def shot(page, name):
+    """The screen as the player sees it (not the whole page): where it is scrolled matters."""
+    os.makedirs(SHOTS, exist_ok=True)
+    page.wait_for_function("""() => new Promise(done => {  // not in the middle of a smooth scroll
+      const y = scrollY; requestAnimationFrame(() => requestAnimationFrame(() => done(scrollY === y))); })""")
+    page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), caret="initial")
 
 
 def api(page, base, method, path, body=None):
@@ -98,7 +107,7 @@ def assert_step_in_view(page, what, touched=None):
 def scroll_away(page):
     """The player scrolls down the page (to a panel, the log) and stops."""
     page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-    page.wait_for_function("() => scrollY > 200")
+    page.wait_for_function("() => scrollY >= Math.min(200, document.documentElement.scrollHeight - innerHeight) - 1")
 
 
 def version_of(page):
@@ -189,7 +198,7 @@ def test_a_tap_offline_is_sent_once_when_the_network_is_back(live_server, phones
     ana.context.set_offline(True)
     expect(net).to_contain_text("Offline")
     threat_up.click()
-    expect(net).to_contain_text("is sent when it is back")
+    expect(net).to_contain_text("“Threat +1” will be sent when the network is back")
     shot(ana, "phone-05-tap-waits-for-the-network")
     assert threat_ups(ana, live_server, code) == 2
     ana.context.set_offline(False)
@@ -233,3 +242,66 @@ def test_stream_restarts_are_no_error(live_server, phones):
     for watch in watches:
         watch.assert_clean()
     expect(ana.locator("#net:not([hidden])")).to_have_count(0)  # nothing said to be lost
+
+
+# What the main card asks of this phone: its heading and the controls it offers.
+STEP = """() => {
+  const card = document.querySelector('#view [data-primary]');
+  if (!card) return null;
+  const list = [...card.querySelectorAll('button, input:not([type=hidden]), select, a.btn')]
+    .filter(el => !el.disabled && el.getClientRects().length);
+  if (!list.length) return null;
+  const heading = card.querySelector('h1, h2, h3');
+  return (heading ? heading.textContent.trim() : '') + '|' +
+    list.map(el => (el.getAttribute('aria-label') || el.textContent).trim()).join('|');
+}"""
+NEXT_MOVE = """() => {
+  const card = document.querySelector('#view [data-primary]');
+  const list = [...card.querySelectorAll('form button, form input[type=submit]')]
+    .filter(el => !el.disabled && el.getClientRects().length);
+  const pick = list.find(el => el.classList.contains('primary')) || list[0];
+  if (!pick) return null;
+  pick.setAttribute('data-walk', '');
+  return (pick.getAttribute('aria-label') || pick.textContent).trim();
+}"""
+
+
+@pytest.mark.parametrize("game, players, options", [
+    ("explorers-of-the-woodlands", ["Ana", "Ben"], {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"}),
+    ("woodland-wizards", ["Ana", "Ben"], {"first_player": "0"}),
+    ("mysterious-forest", ["Ana", "Ben"], {"first_player": "0"}),
+])
+def test_every_game_brings_each_phone_its_new_step(live_server, phones, game, players, options):
+    """A game walked by its main cards' own buttons, each tapped by the phone offered it: after
+    every move, every phone whose main card asks something new of it has it in view, however
+    far down it had scrolled, and focus on nothing it did not touch."""
+    pages = phones(len(players))
+    code = table_of(pages, live_server, game, players, options)
+    open_table(pages, live_server, code)
+    watches = [Watch(page) for page in pages]
+    walked = []
+    for _ in range(6):
+        tapper = next((page for page in pages if page.evaluate(NEXT_MOVE)), None)
+        if tapper is None:
+            break
+        label = tapper.evaluate(NEXT_MOVE)
+        before = {id(page): page.evaluate(STEP) for page in pages}
+        shown = {id(page): version_of(page) for page in pages}
+        for page in pages:
+            if page is not tapper:  # gone to the panels, every one open, and down to the last
+                page.evaluate("""() => document.querySelectorAll('#view details.panel:not([open]) > summary')
+                                     .forEach(summary => summary.click())""")
+                scroll_away(page)
+        walked.append(label)
+        tapper.locator("[data-walk]").first.click()
+        for page in pages:
+            expect(page.locator("#view .view")).not_to_have_attribute("data-version", shown[id(page)])
+        for i, page in enumerate(pages):
+            step = page.evaluate(STEP)
+            if step is not None and step != before[id(page)]:
+                touched = walked[-1] if page is tapper else None
+                assert_step_in_view(page, f"{game}, {players[i]} after “{walked[-1]}”", touched)
+    assert len(walked) >= 3, walked
+    shot(pages[-1], f"phone-06-{game}-after-{len(walked)}-moves")
+    for watch in watches:
+        watch.assert_clean()

@@ -126,12 +126,25 @@ def test_the_next_move_comes_into_view_under_the_countdown(live_server, phones):
     for page in (ben, cara):
         page.locator("#wf-crystal summary").click()
         scroll_away(page)
+    # Cara is choosing what she crystallized: her screen is not pulled away from it.
+    field = cara.locator("#wf-crystal-item")
+    field.focus()
+    typing_at = field.bounding_box()["y"]
 
     ana.get_by_role("button", name="3 Flowers, no Witch").click()
     for page, name in zip(everyone, ("Ana", "Ben", "Cara")):
         expect(page.locator("[data-primary] h2")).to_have_text(f"{name}: Stay or Return?")
-        assert_step_in_view(page, f"{name} after the reveal", None if page is ana else "Log Crystallization")
         expect(page.locator(".countdown")).to_be_visible()
+    for page, name in ((ana, "Ana"), (ben, "Ben")):
+        assert_step_in_view(page, f"{name} after the reveal", None if page is ana else "Log Crystallization")
+    your_move = cara.get_by_role("button", name="Your move")
+    expect(your_move).to_contain_text("Cara: Stay or Return?")
+    assert abs(field.bounding_box()["y"] - typing_at) <= 2  # the field stays where it was
+    expect(field).to_be_focused()
+    shot(cara, "phone-01b-your-move-while-typing")
+    your_move.click()
+    assert_step_in_view(cara, "Cara after tapping Your move")
+    expect(your_move).to_have_count(0)
     shot(ben, "phone-01-decision-in-view-under-countdown")
 
     ana.get_by_role("button", name=re.compile("Stay")).click()

@@ -755,7 +755,7 @@ document.addEventListener("input", function (event) {
   "use strict";
   var SCROLLING_MS = 700;
   var lastStep = null;
-  var scrolledAt = -Infinity, touching = false;
+  var scrolledAt = -Infinity, touching = 0;  // when the finger that is on the glass came down
   var touched = null;  // {el, label}: the control the player last touched or moved to
 
   function view() { return document.getElementById("view"); }
@@ -802,7 +802,12 @@ document.addEventListener("input", function (event) {
     if (el.isContentEditable || el.matches("textarea, select")) return true;
     return el.matches("input") && !/^(button|submit|reset|checkbox|radio|range|color|file|image)$/.test(el.type);
   }
-  function scrolling() { return touching || performance.now() - scrolledAt < SCROLLING_MS; }
+  // A finger on the glass holds the screen; a touch whose end never came (its element was
+  // taken out of the page under it, so the end did not reach the window) only for a while.
+  function scrolling() {
+    var now = performance.now();
+    return (touching && now - touching < 5000) || now - scrolledAt < SCROLLING_MS;
+  }
 
   function bringIntoView(card) {
     var by = offBy(card);
@@ -837,9 +842,9 @@ document.addEventListener("input", function (event) {
   ["wheel", "touchmove"].forEach(function (name) {
     window.addEventListener(name, function () { scrolledAt = performance.now(); }, { passive: true });
   });
-  window.addEventListener("touchstart", function () { touching = true; }, { passive: true });
-  ["touchend", "touchcancel"].forEach(function (name) {
-    window.addEventListener(name, function () { touching = false; }, { passive: true });
+  window.addEventListener("touchstart", function () { touching = performance.now(); }, { passive: true });
+  ["touchend", "touchcancel", "pointerup", "pointercancel"].forEach(function (name) {
+    window.addEventListener(name, function () { touching = 0; }, { passive: true });
   });
   window.addEventListener("keydown", function (event) {
     if (/^(ArrowUp|ArrowDown|PageUp|PageDown|Home|End| )$/.test(event.key) && !typing()) scrolledAt = performance.now();
@@ -864,7 +869,10 @@ document.addEventListener("input", function (event) {
     var stale = active && active !== document.body && active !== card && view().contains(active)
       && !(touched && touched.el === active && touched.label === label(active));
     if (stale) active.blur();
-    if (!mine) return;
+    if (!mine) {
+      if (isNew) hidePill();  // the move it pointed to is gone
+      return;
+    }
     if (scrolling() || typing()) {
       if (offBy(card)) showPill(card);
       return;

@@ -66,6 +66,7 @@ def open_table(pages, base, code):
     for page in pages:
         page.goto(f"{base}/t/{code}")
         expect(page.locator("#view [data-primary]")).to_be_visible()
+        page.wait_for_function("() => !!window.htmx")  # the page's script runs: taps go by htmx
 
 
 # Where the main card's controls are, against the part of the first screen nothing covers.
@@ -318,3 +319,30 @@ def test_every_game_brings_each_phone_its_new_step(live_server, phones, game, pl
     shot(pages[-1], f"phone-06-{game}-after-{len(walked)}-moves")
     for watch in watches:
         watch.assert_clean()
+
+
+def test_a_tap_that_cannot_be_sent_says_so(live_server, phones):
+    """A network that says it is up but loses every request: the tap is tried again a few
+    times (the clock run on, not waited for), then the phone says it was not sent."""
+    (ana,) = phones(1)
+    code = table_of([ana], live_server, "explorers-of-the-woodlands", ["Ana", "Ben"],
+                    {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"})
+    ana.clock.install()
+    open_table([ana], live_server, code)
+    tries = []
+
+    def lose(route):
+        tries.append(route.request.post_data)
+        route.abort("connectionreset")
+
+    ana.route("**/act", lose)
+    ana.get_by_role("button", name=re.compile("placed a tile")).first.click()
+    expect(ana.locator("#net")).to_contain_text("not sent yet: trying again")
+    for _ in range(3):  # each retry is sent once the clock has come to it
+        with ana.expect_request(lambda r: r.url.endswith("/act")):
+            ana.clock.fast_forward(8000)
+    expect(ana.locator("#toast")).to_contain_text("Not sent: tap again")
+    expect(ana.locator("#net")).to_be_hidden()
+    assert len(tries) == 4 and len(set(tries)) == 1, tries  # the same request each time
+    shot(ana, "phone-07-not-sent")
+    assert api(ana, live_server, "GET", f"/api/tables/{code}")["version"] == 0

@@ -56,24 +56,6 @@
     retryTimer = setTimeout(function () { retryTimer = null; resync(); }, 2000);
   });
 
-  // A form from a part every phone shares carries no request id (two phones must never send
-  // the same one): it gets its own when first tapped, and keeps it, so a tap sent again after
-  // a lost answer is known as the same tap. A new view brings the form anew, without one.
-  var ridChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  function freshRid() {
-    var bytes = new Uint8Array(16), out = "";
-    window.crypto.getRandomValues(bytes);
-    for (var i = 0; i < bytes.length; i++) out += ridChars.charAt(bytes[i] & 63);
-    return out;
-  }
-  document.addEventListener("htmx:configRequest", function (event) {
-    var form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
-    var field = form && form.querySelector("input[name=rid]");
-    if (!field || field.value) return;
-    field.value = freshRid();
-    event.detail.parameters.set("rid", field.value);
-  });
-
   // After a swap, buzz briefly when the view asks for it (e.g. a reveal).
   document.addEventListener("htmx:afterSwap", function () {
     var buzz = document.querySelector("#view [data-buzz]");
@@ -460,8 +442,9 @@ document.addEventListener("input", function (event) {
     var closing = source;
     source = null;
     closing.close();
-    // As if it had dropped: the sse extension opens it again.
-    if (closing.onerror) closing.onerror(new Event("error"));
+    // As if it had dropped: the sse extension opens it again (told without an error, so
+    // nothing is logged: the stream is fine, one message was not).
+    if (closing.onerror) closing.onerror();
   }
   function putTogether(data) {
     if (data.charAt(0) !== "~") return data;
@@ -515,10 +498,36 @@ document.addEventListener("input", function (event) {
   // A form sends the version of the view it is in, the one on screen when it was tapped
   // (forms carry none of their own: a view's forms stay the same text from one version to
   // the next, and a pushed change leaves them out).
+  // A form from a part every phone shares carries no request id either (two phones must
+  // never send the same one): it gets its own when tapped. The id stands for what the tap
+  // sends: the same form sent again with the same content keeps it, so a tap sent again
+  // after a lost answer is known as the same tap; other content (the other button, a newer
+  // view) is another tap and gets another.
+  var ridChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  function freshRid() {
+    var bytes = new Uint8Array(16), out = "";
+    window.crypto.getRandomValues(bytes);
+    for (var i = 0; i < bytes.length; i++) out += ridChars.charAt(bytes[i] & 63);
+    return out;
+  }
+  function content(parameters) {
+    var parts = [];
+    parameters.forEach(function (value, key) { if (key !== "rid") parts.push(key + "=" + value); });
+    return parts.join("&");
+  }
   document.addEventListener("htmx:configRequest", function (event) {
     var form = event.detail.elt && event.detail.elt.closest && event.detail.elt.closest("form");
-    if (!form || !view() || !view().contains(form) || event.detail.parameters.has("version")) return;
-    event.detail.parameters.set("version", String(shownVersion()));
+    if (!form || !view() || !view().contains(form)) return;
+    var parameters = event.detail.parameters;
+    if (!parameters.has("version")) parameters.set("version", String(shownVersion()));
+    var field = form.querySelector("input[name=rid]");
+    if (!field) return;
+    var sends = content(event.detail.formData || parameters);
+    if (!field.value || form.forestRidFor !== sends) {
+      field.value = freshRid();
+      form.forestRidFor = sends;
+    }
+    parameters.set("rid", field.value);
   });
 
   // An answer older than the view on screen (a refresh overtaken by a tap's answer) is
@@ -542,4 +551,345 @@ document.addEventListener("input", function (event) {
       event.stopPropagation();
     }
   }, true);
+})();
+
+// Live updates come over one stream per page, which the server ends every few minutes; the
+// browser opens it again by itself. That is no error: only a stream that cannot come back
+// (refused by the server) is handed to the sse extension as one, which then opens it anew
+// after a pause. A phone without a network is shown so (below), not logged.
+(function () {
+  "use strict";
+  if (!window.htmx || !window.htmx.createEventSource || !window.EventSource) return;
+  var open = window.htmx.createEventSource;
+  window.htmx.createEventSource = function (url) {
+    var source = open(url);
+    var handler = null;
+    // The extension sets onerror; it is called here only when it has something to do.
+    Object.defineProperty(source, "onerror", {
+      configurable: true,
+      get: function () { return handler; },
+      set: function (fn) { handler = fn; }
+    });
+    source.addEventListener("error", function () {
+      document.dispatchEvent(new CustomEvent("forest:streamDropped"));
+      if (source.readyState === EventSource.CONNECTING || !handler) return;  // reconnecting itself
+      handler.call(source, navigator.onLine ? "Live updates were refused; trying again shortly" : undefined);
+    });
+    source.addEventListener("open", function () {
+      document.dispatchEvent(new CustomEvent("forest:streamOpen"));
+    });
+    return source;
+  };
+})();
+
+// Every tap is accounted for. The tapped control shows at once that it is on its way; a tap
+// the network lost is sent again, the very same request with the same request id, when the
+// network is back (so the server applies it once, whether or not the first one arrived); one
+// that still cannot be sent says so. A phone without a network says so, and catches up (a
+// fresh view) when it is back.
+(function () {
+  "use strict";
+  var RETRY_MS = [1500, 4000, 8000];  // a network that says it is up but fails
+  var GIVE_UP_MS = 120000;  // a tap older than this is not made for the player any more
+  var unsent = [];  // {path, values, label, at, tries}
+  var timer = null;
+  var lostStream = null;
+
+  function view() { return document.getElementById("view"); }
+  function formOf(event) {
+    var config = event.detail.requestConfig;
+    var elt = config ? config.elt : event.detail.elt;
+    return elt && elt.tagName === "FORM" && view() && view().contains(elt) ? elt : null;
+  }
+
+  function strip() {
+    var box = document.getElementById("net");
+    if (!box) {
+      box = document.createElement("p");
+      box.id = "net";
+      box.className = "net";
+      box.setAttribute("role", "status");
+      box.hidden = true;
+      document.body.appendChild(box);
+    }
+    return box;
+  }
+  function say() {
+    if (!view()) return;
+    var box = strip(), text = "", tap = unsent.length ? "“" + unsent[unsent.length - 1].label + "”" : "";
+    if (!navigator.onLine) text = "📴 Offline: " + (tap ? tap + " will be sent" : "this phone catches up") + " when the network is back.";
+    else if (tap) text = "⏳ " + tap + " not sent yet: trying again…";
+    else if (lostStream === true) text = "📡 Connection lost: reconnecting…";
+    box.textContent = text;
+    box.hidden = !text;
+    document.documentElement.classList.toggle("net-down", !!text);
+  }
+
+  function notice(message) {
+    document.dispatchEvent(new CustomEvent("forest-notice", { detail: { message: message, kind: "error" } }));
+  }
+
+  // Pending at once. A form of several buttons (Stay and Return) shows them all as pending:
+  // which one was tapped is nobody else's business.
+  function buttonsOf(form, submitter) {
+    var all = form.querySelectorAll("button:not([type=button]), input[type=submit]");
+    return all.length > 1 || !submitter ? Array.prototype.slice.call(all) : [submitter];
+  }
+  // What the tap is called on screen: the button's words without their small print; for a
+  // form of several buttons (a secret choice) only the form's own name, or "your tap".
+  function labelOf(form, buttons) {
+    var words = "";
+    if (buttons.length === 1) {
+      var copy = buttons[0].cloneNode(true);
+      Array.prototype.forEach.call(copy.querySelectorAll("small"), function (small) { small.remove(); });
+      words = copy.textContent;
+    } else {
+      words = form.getAttribute("aria-label") || "";
+    }
+    return words.replace(/\s+/g, " ").trim() || "your tap";
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var form = formOf(event);
+    if (!form) return;
+    var config = event.detail.requestConfig;
+    var trigger = config && config.triggeringEvent;
+    var submitter = trigger && trigger.submitter;
+    form.forestPending = buttonsOf(form, submitter);
+    form.forestPending.forEach(function (button) { button.setAttribute("aria-busy", "true"); });
+    var values = new FormData();
+    config.formData.forEach(function (value, key) { values.append(key, value); });
+    form.forestRequest = { path: config.path, values: values, at: Date.now(), tries: 0,
+                           label: labelOf(form, form.forestPending) };
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = formOf(event) || (event.detail.requestConfig && event.detail.requestConfig.elt);
+    if (!form || !form.forestPending) return;
+    form.forestPending.forEach(function (button) { button.removeAttribute("aria-busy"); });
+    form.forestPending = null;
+  });
+
+  document.addEventListener("htmx:sendError", function (event) {
+    var config = event.detail.requestConfig || {};
+    var request = config.forestRetry || (config.elt && config.elt.forestRequest);
+    if (!request) return;
+    if (config.elt) config.elt.forestRequest = null;
+    keep(request);
+  });
+  function keep(request) {
+    // A newer tap replaces one of the same action not sent yet (a change of mind).
+    unsent = unsent.filter(function (old) {
+      return old === request || old.values.get("action") !== request.values.get("action")
+        || old.values.get("seat") !== request.values.get("seat");
+    });
+    if (unsent.indexOf(request) < 0) unsent.push(request);
+    say();
+    if (navigator.onLine) later();
+  }
+  function later() {
+    clearTimeout(timer);
+    var first = unsent[0];
+    if (!first) return;
+    if (first.tries >= RETRY_MS.length) {
+      unsent.shift();
+      say();
+      notice("Not sent: tap again. “" + first.label + "” did not reach the table.");
+      return later();
+    }
+    timer = setTimeout(sendAgain, RETRY_MS[first.tries]);
+  }
+  var retrying = null;
+  function sendAgain() {
+    clearTimeout(timer);
+    var source = document.getElementById("live");
+    if (retrying || !unsent.length || !window.htmx || !source || !view()) return;
+    var request = unsent[0];
+    if (Date.now() - request.at > GIVE_UP_MS) {
+      unsent.shift();
+      say();
+      notice("Not sent: tap again. “" + request.label + "” was tapped too long ago to send it now.");
+      return sendAgain();
+    }
+    request.tries += 1;
+    retrying = request;
+    // Exactly what was sent the first time (same version, same request id), from outside the
+    // view: nothing of the form as it is now is added, and no refresh of the view queued
+    // behind or ahead of it can drop it.
+    window.htmx.ajax("POST", request.path, { source: source, target: "#view", swap: "morph:innerHTML",
+                                             values: request.values })
+      .then(function () {
+        retrying = null;
+        unsent = unsent.filter(function (old) { return old !== request; });
+        say();
+        sendAgain();
+      }, function () { retrying = null; });
+  }
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (retrying && event.detail.elt === document.getElementById("live")) event.detail.forestRetry = retrying;
+  });
+
+  window.addEventListener("online", function () { say(); sendAgain(); });
+  window.addEventListener("offline", say);
+  // A stream that does not come back within a few seconds is a connection lost.
+  var lostTimer = null;
+  document.addEventListener("forest:streamDropped", function () {
+    if (lostTimer || lostStream) return;
+    lostTimer = setTimeout(function () { lostTimer = null; lostStream = true; say(); }, 5000);
+  });
+  document.addEventListener("forest:streamOpen", function () {
+    clearTimeout(lostTimer);
+    lostTimer = null;
+    var wasLost = lostStream;
+    lostStream = false;
+    say();
+    if (wasLost) sendAgain();
+  });
+  document.addEventListener("DOMContentLoaded", say);
+})();
+
+// The screen never leaves a phone stranded. When a new view makes a step this phone's (its
+// main card asks it for something new), the main card comes into view, smoothly, below the
+// countdown bar and above the bottom bar; not while the player is scrolling or typing (a
+// "Your move" button then takes them there). And focus never stays on a control the player
+// did not touch: a refresh can turn the button just tapped into another one.
+(function () {
+  "use strict";
+  var SCROLLING_MS = 700;
+  var lastStep = null;
+  var scrolledAt = -Infinity, touching = 0;  // when the finger that is on the glass came down
+  var touched = null;  // {el, label}: the control the player last touched or moved to
+
+  function view() { return document.getElementById("view"); }
+  function mainCard() { return document.querySelector("#view [data-primary]"); }
+  function label(el) {
+    return (el.getAttribute("aria-label") || el.textContent || "").replace(/\s+/g, " ").trim() + "|" + (el.name || "");
+  }
+  // What the card asks of this phone: its controls that are on screen (not in a closed panel).
+  function controls(card) {
+    return Array.prototype.filter.call(
+      card.querySelectorAll("button, input:not([type=hidden]), select, textarea, a.btn"),
+      function (el) { return !el.disabled && el.getClientRects().length > 0; });
+  }
+  function stepOf(card) {
+    var heading = card.querySelector("h1, h2, h3");
+    return (heading ? heading.textContent.trim() : "") + "\n" + controls(card).map(label).join("\n");
+  }
+
+  // The part of the screen nothing covers: under the countdown bar, above the bottom bar.
+  function clearArea() {
+    var top = 0, bottom = window.innerHeight;
+    var status = document.querySelector("#view .status-line");
+    if (status && getComputedStyle(status).position === "sticky") top = Math.max(0, status.getBoundingClientRect().bottom);
+    ["#view .bottom-bar", "#net:not([hidden])"].forEach(function (selector) {
+      var bar = document.querySelector(selector);
+      if (bar && bar.getClientRects().length) bottom = Math.min(bottom, bar.getBoundingClientRect().top);
+    });
+    return { top: top, bottom: bottom };
+  }
+  // How far to scroll so that the card, or at least its controls, fit in that area.
+  function offBy(card) {
+    var area = clearArea(), list = controls(card);
+    var box = card.getBoundingClientRect();
+    var top = box.top, bottom = list.length ? list[list.length - 1].getBoundingClientRect().bottom : box.bottom;
+    if (bottom - top > area.bottom - area.top && list.length) top = list[0].getBoundingClientRect().top;
+    if (top < area.top - 1) return top - area.top;
+    if (bottom > area.bottom + 1) return Math.min(bottom - area.bottom, top - area.top);
+    return 0;
+  }
+
+  function typing() {
+    var el = document.activeElement;
+    if (!el || !el.matches) return false;
+    if (el.isContentEditable || el.matches("textarea, select")) return true;
+    return el.matches("input") && !/^(button|submit|reset|checkbox|radio|range|color|file|image)$/.test(el.type);
+  }
+  // A finger on the glass holds the screen; a touch whose end never came (its element was
+  // taken out of the page under it, so the end did not reach the window) only for a while.
+  function scrolling() {
+    var now = performance.now();
+    return (touching && now - touching < 5000) || now - scrolledAt < SCROLLING_MS;
+  }
+
+  function bringIntoView(card) {
+    var by = offBy(card);
+    if (!by) return;
+    var calm = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    window.scrollBy({ top: by, behavior: calm ? "auto" : "smooth" });
+  }
+
+  var pill = null;
+  function hidePill() { if (pill) { pill.remove(); pill = null; } }
+  function showPill(card) {
+    if (!pill) {
+      pill = document.createElement("button");
+      pill.type = "button";
+      pill.className = "btn primary your-move";
+      pill.addEventListener("click", function () {
+        var now = mainCard();
+        hidePill();
+        if (now) bringIntoView(now);
+      });
+      document.body.appendChild(pill);
+    }
+    var heading = card.querySelector("h1, h2, h3");
+    pill.textContent = (offBy(card) < 0 ? "↑ " : "↓ ") + "Your move" + (heading ? ": " + heading.textContent.trim() : "");
+  }
+  window.addEventListener("scroll", function () {
+    // Momentum goes on after the finger has left: a scroll soon after the player's is theirs.
+    if (performance.now() - scrolledAt < 300) scrolledAt = performance.now();
+    var card = pill && mainCard();
+    if (card && !offBy(card)) hidePill();
+  }, { passive: true });
+  ["wheel", "touchmove"].forEach(function (name) {
+    window.addEventListener(name, function () { scrolledAt = performance.now(); }, { passive: true });
+  });
+  window.addEventListener("touchstart", function () { touching = performance.now(); }, { passive: true });
+  ["touchend", "touchcancel", "pointerup", "pointercancel"].forEach(function (name) {
+    window.addEventListener(name, function () { touching = 0; }, { passive: true });
+  });
+  window.addEventListener("keydown", function (event) {
+    if (/^(ArrowUp|ArrowDown|PageUp|PageDown|Home|End| )$/.test(event.key) && !typing()) scrolledAt = performance.now();
+  });
+
+  // What the player touched or moved to, as it read then.
+  function touch(event) {
+    var el = event.target && event.target.closest && event.target.closest("button, input, select, textarea, a, summary");
+    if (el) touched = { el: el, label: label(el) };
+  }
+  document.addEventListener("pointerdown", touch, true);
+  document.addEventListener("focusin", touch, true);
+
+  function settle() {
+    var card = mainCard();
+    var step = card ? stepOf(card) : null;
+    var isNew = step !== lastStep;
+    lastStep = step;
+    var mine = isNew && card && controls(card).length > 0;
+
+    var active = document.activeElement;
+    var stale = active && active !== document.body && active !== card && view().contains(active)
+      && !(touched && touched.el === active && touched.label === label(active));
+    if (stale) active.blur();
+    if (!mine) {
+      if (isNew) hidePill();  // the move it pointed to is gone
+      return;
+    }
+    if (scrolling() || typing()) {
+      if (offBy(card)) showPill(card);
+      return;
+    }
+    hidePill();
+    bringIntoView(card);
+    if (stale || document.activeElement === document.body) {
+      // The next Tab starts at the card; a screen reader reads where the move is.
+      card.setAttribute("tabindex", "-1");
+      card.focus({ preventScroll: true });
+    }
+  }
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (view() && event.target === view()) settle();
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var card = mainCard();
+    lastStep = card ? stepOf(card) : null;
+  });
 })();

@@ -9,7 +9,7 @@ from flask import Blueprint, jsonify, request
 from .. import tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game, json_view
-from . import phone
+from . import following, phone
 from .pages import join_url, live_hub
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -88,7 +88,8 @@ def read(code):
 
 @bp.post("/tables/<code>/seats/<int:seat>")
 def take_seat(code, seat):
-    taken, token = tables.take_seat(get_db(), code, seat)
+    table = tables.load(get_db(), code)
+    taken, token = tables.take_seat(get_db(), code, seat, following.kept_tokens(table))
     phone.add_token(tables.normalize_code(code), token)
     live_hub().notify(tables.normalize_code(code))
     return jsonify(table_json(code, taken)), 201

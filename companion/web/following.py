@@ -12,7 +12,7 @@ from . import phone
 bp = Blueprint("following", __name__)
 
 
-def offer(table: store.TableRow, held: list[int]) -> dict | None:
+def offer(table: store.TableRow) -> dict | None:
     """What a phone at a finished table is offered of the next one: its code, what it is
     (a rematch or a chapter), and the seats kept there for this phone, by name."""
     if not table.next_table_id:

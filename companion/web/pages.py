@@ -85,7 +85,7 @@ def view_context(reads, held, as_seat=None, notice=None, notice_kind="error", ju
         "notice": notice,
         "notice_kind": notice_kind,
         "is_host": tables.is_host(table, phone.host_token(table.code)),
-        "next_table": following.offer(table, held),
+        "next_table": following.offer(table),
         "act_url": act_url,
         "shared_part": shared_parts.PartRenderer(table, game, seated=bool(held), act_url=act_url,
                                              private_actor=as_seat if private else None,

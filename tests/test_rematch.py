@@ -292,3 +292,18 @@ def test_a_database_from_before_opens_and_plays_on_to_a_rematch(database, backen
     assert my_seats(phone, new) == [0]
     api_act(phone, new, "advance", seat=0)
     assert phone.get(f"/api/tables/{new}").get_json()["view"]["round"] == 2
+
+
+def test_a_board_with_its_own_play_again_offers_the_rematch_once(app, make_client):
+    from .test_mysterious_forest_web import new_table, play_to_the_end
+    ana, ben = make_client(), make_client()
+    code = new_table(ana)
+    take(ben, code, 1)
+    play_to_the_end(ana, code)  # Ana at seat 0
+    assert ben.get(f"/t/{code}").get_data(as_text=True).count(f'action="/t/{code}/rematch"') == 1
+    new = new_code_of(ana.post(f"/t/{code}/rematch"))
+    page = ben.get(f"/t/{code}").get_data(as_text=True)
+    # The board's "Play again" gives way to Ben's seat at the table made: one button, at the top.
+    assert f'action="/t/{code}/rematch"' not in page and "Play again" not in page
+    assert page.count("Join the rematch as Ben") == 1
+    assert ben.post(f"/t/{code}/next").headers["Location"] == f"/t/{new}"

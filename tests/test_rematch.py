@@ -112,6 +112,8 @@ def test_two_rematch_taps_make_one_table_and_every_phone_takes_its_kept_seat(app
     resp = ben.post(f"/t/{code}/next")
     assert resp.status_code == 303 and resp.headers["Location"] == f"/t/{new}"
     assert my_seats(ben, new) == [1]
+    assert ben.get(f"/api/tables/{code}").get_json()["next_table"] == new
+    assert ben.get(f"/api/tables/{new}").get_json()["next_table"] is None
     # A second tap by the same phone goes there again and takes nothing more.
     assert new_code_of(ana.post(f"/t/{code}/rematch")) == new and my_seats(ana, new) == [0]
     assert table_count(app) == 2

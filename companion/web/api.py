@@ -49,6 +49,8 @@ def table_json(code, seat=None, **extra):
         "view": json_view(game, table.snapshot, viewer),
         "clock": timers.view(table.snapshot.get("_clock"), time.time()),
         "join_url": join_url(table.code),
+        # The table its group plays next (a rematch, the next chapter), once one is made.
+        "next_table": getattr(tables.following(get_db(), table), "code", None),
     }
     data.update(extra)
     return data

@@ -78,7 +78,11 @@ def events(conn, campaign_id: int) -> list[str]:
 
 
 def start_chapter(conn, campaign_id, rng: random.Random | None = None) -> tuple[str, str | None]:
-    """Create the table of the current chapter; return (code, host token or None if it existed)."""
+    """Create the table of the current chapter; return (code, host token or None if it existed).
+
+    The chapter's table is the next table of the chapter played before (its phones keep their
+    seats), named in the same transaction as the campaign records it: two phones starting
+    the chapter at once make one table."""
     row = load(conn, campaign_id)
     if row.state["table"]:
         return row.state["table"], None
@@ -88,17 +92,26 @@ def start_chapter(conn, campaign_id, rng: random.Random | None = None) -> tuple[
     except Rejected as exc:
         raise tables.TableError.refusing(exc) from None
     start = raw.pop(tables.CHAPTER_START)
-    code, host = tables.create_table(conn, GAME, row.state["players"], raw, rng,
-                                     chapter_start=start)
+    new = tables.prepare_table(GAME, row.state["players"], raw, rng, chapter_start=start)
+    host = tables.new_token()
     with store.Transaction(conn):
         current = store.get_campaign(conn, row.id)
         if current.state["table"]:
             # Another phone started the chapter a moment earlier: everyone plays at that table.
             return current.state["table"], None
+        before = previous_table(conn, current)
+        code = tables.insert_table(conn, new, host, after=before)
         state, lines = rules.chapter_started(current.state, code)
         store.save_campaign(conn, row.id, state)
         store.add_campaign_events(conn, row.id, lines)
     return code, host
+
+
+def previous_table(conn, row: store.CampaignRow) -> store.TableRow | None:
+    """The table of the chapter recorded last, while it has no next table yet."""
+    recorded = list(row.state["recorded"])
+    table = store.get_table(conn, recorded[-1]) if recorded else None
+    return table if table is not None and table.next_table_id is None else None
 
 
 @dataclass

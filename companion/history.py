@@ -387,10 +387,12 @@ def _wins_over_time(timeline: list[dict], people_rows: list[dict]) -> dict:
 # ----------------------------------------------------------------- rematch
 
 
-def rematch(conn, played_id: int):
+def rematch(conn, played_id: int, following_table: str | None = None):
     """A new table of the same game, players and options; random choices are drawn again.
+    `following_table`: the code of the finished table it is played after, which then names
+    it as its next table (or names one made already, which is returned instead).
 
-    Returns (code, host token)."""
+    Returns (code, host token, or None when the table was made already)."""
     record = store.get_played(conn, played_id)
     if record is None or record["status"] not in SHOWN:
         raise HistoryError("That game is not in the history.")
@@ -406,9 +408,24 @@ def rematch(conn, played_id: int):
         if isinstance(timer, dict) and timer.get("mode") == "turn":
             options["timer_seconds"] = timer.get("seconds")
     try:
+        if following_table is not None:
+            return tables.next_table(conn, following_table,
+                                     lambda: tables.prepare_table(game.ID, players, dict(options)))
         return tables.create_table(conn, game.ID, players, dict(options))
     except tables.TableError as exc:
         raise HistoryError(f"The rematch could not be set up: {exc.message}") from None
+
+
+def open_table_of(conn, played_id: int) -> str | None:
+    """The code of the table a history entry was played at, while that table can still be
+    reached by it (its code not yet freed for another table)."""
+    record = store.get_played(conn, played_id)
+    if record is None or record["table_id"] is None:
+        return None
+    table = store.get_table_by_id(conn, record["table_id"])
+    if table is None or table.code.startswith(store.RELEASED_PREFIX):
+        return None
+    return table.code
 
 
 def played_id_of_table(conn, code) -> int | None:

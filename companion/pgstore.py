@@ -281,10 +281,14 @@ def connect(url: str) -> PgConnection:
     return conn
 
 
-def init_schema(conn: PgConnection, sqlite_schema: str) -> None:
+def init_schema(conn: PgConnection, sqlite_schema: str, next_table_index: str) -> None:
     # Several processes start at once: one makes the tables, the others then find them.
     with conn.raw.transaction():
         conn.raw.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
         conn.raw.execute(schema(sqlite_schema))
         # A database made before answers were told to other servers (store.save_snapshot).
         conn.raw.execute("ALTER TABLE game_table ADD COLUMN IF NOT EXISTS answered_by TEXT")
+        # ... and before a table named the group's next one (store.link_next_table).
+        conn.raw.execute("ALTER TABLE game_table ADD COLUMN IF NOT EXISTS next_table_id INTEGER")
+        conn.raw.execute("ALTER TABLE seat ADD COLUMN IF NOT EXISTS kept_for TEXT")
+        conn.raw.execute(next_table_index)

@@ -32,13 +32,19 @@ CREATE TABLE IF NOT EXISTS game_table (
     seat_stamp INTEGER NOT NULL DEFAULT 0,
     -- The phone whose tap made this version and was answered with its view (a hash of its
     -- seat tokens), so that its stream in another process need not push it that view again.
-    answered_by TEXT
+    answered_by TEXT,
+    -- The table the same group plays next (a rematch, a campaign's next chapter): set once,
+    -- in the transaction that creates it, so every phone at this table goes to the same one.
+    next_table_id INTEGER
 );
 CREATE TABLE IF NOT EXISTS seat (
     table_id INTEGER NOT NULL REFERENCES game_table(id),
     seat INTEGER NOT NULL,
     name TEXT NOT NULL,
     token_hash TEXT,
+    -- A seat kept for the phone that held it at the table before (the hash of that seat's
+    -- token there): only that phone may take it, until the host frees it.
+    kept_for TEXT,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS action (
@@ -155,6 +161,7 @@ class TableRow:
     created_at: float
     updated_at: float
     seat_stamp: int = 0
+    next_table_id: int | None = None
 
 
 @dataclass
@@ -212,7 +219,7 @@ def connect(path: str) -> sqlite3.Connection:
 def init_schema(conn: sqlite3.Connection) -> None:
     if getattr(conn, "is_postgres", False):
         from . import pgstore
-        pgstore.init_schema(conn, SCHEMA)
+        pgstore.init_schema(conn, SCHEMA, NEXT_TABLE_INDEX)
         return
     conn.executescript(SCHEMA)
     columns = {row["name"] for row in conn.execute("PRAGMA table_info(game_table)")}
@@ -220,6 +227,17 @@ def init_schema(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE game_table ADD COLUMN seat_stamp INTEGER NOT NULL DEFAULT 0")
     if "answered_by" not in columns:  # made before answers were told to other processes
         conn.execute("ALTER TABLE game_table ADD COLUMN answered_by TEXT")
+    if "next_table_id" not in columns:  # made before a table named the group's next table
+        conn.execute("ALTER TABLE game_table ADD COLUMN next_table_id INTEGER")
+    if "kept_for" not in {row["name"] for row in conn.execute("PRAGMA table_info(seat)")}:
+        conn.execute("ALTER TABLE seat ADD COLUMN kept_for TEXT")
+    conn.execute(NEXT_TABLE_INDEX)
+
+
+# Made after the columns are there (a database from before them gains them first). Unique: a
+# table is the next table of one table at most, so its predecessor is found by it.
+NEXT_TABLE_INDEX = ("CREATE UNIQUE INDEX IF NOT EXISTS game_table_next ON game_table (next_table_id)"
+                    " WHERE next_table_id IS NOT NULL")
 
 
 # Writers of one process queue here rather than in SQLite's busy handler, which sleeps
@@ -305,6 +323,7 @@ def _table(row: sqlite3.Row | None) -> TableRow | None:
         host_token_hash=row["host_token_hash"], version=row["version"],
         snapshot=json.loads(row["snapshot"]), created_at=row["created_at"],
         updated_at=row["updated_at"], seat_stamp=row["seat_stamp"],
+        next_table_id=row["next_table_id"],
     )
 
 
@@ -313,7 +332,8 @@ def code_exists(conn, code: str) -> bool:
 
 
 def insert_table(conn, code, game, rules_version, options, players, host_token_hash, snapshot,
-                 asked_options: dict | None = None) -> int:
+                 asked_options: dict | None = None, kept_for: list | None = None) -> int:
+    """`kept_for`: per seat, the token hash of the phone it is kept for (or None: free)."""
     now = time.time()
     cur = conn.execute(
         "INSERT INTO game_table (code, game, rules_version, options, players, host_token_hash,"
@@ -322,9 +342,10 @@ def insert_table(conn, code, game, rules_version, options, players, host_token_h
          json.dumps(snapshot), now, now),
     )
     table_id = cur.lastrowid
+    kept_for = kept_for or [None] * len(players)
     conn.executemany(
-        "INSERT INTO seat (table_id, seat, name, token_hash) VALUES (?, ?, ?, NULL)",
-        [(table_id, i, name) for i, name in enumerate(players)],
+        "INSERT INTO seat (table_id, seat, name, token_hash, kept_for) VALUES (?, ?, ?, NULL, ?)",
+        [(table_id, i, name, kept) for i, (name, kept) in enumerate(zip(players, kept_for))],
     )
     if asked_options is not None:
         conn.execute("INSERT INTO table_request (table_id, options) VALUES (?, ?)",
@@ -334,6 +355,31 @@ def insert_table(conn, code, game, rules_version, options, players, host_token_h
 
 def get_table(conn, code: str) -> TableRow | None:
     return _table(conn.execute("SELECT * FROM game_table WHERE code = ?", (code,)).fetchone())
+
+
+def get_table_by_id(conn, table_id: int) -> TableRow | None:
+    return _table(conn.execute("SELECT * FROM game_table WHERE id = ?", (table_id,)).fetchone())
+
+
+def previous_table(conn, table_id: int) -> TableRow | None:
+    """The table whose next table this one is, if any."""
+    return _table(conn.execute("SELECT * FROM game_table WHERE next_table_id = ?", (table_id,)).fetchone())
+
+
+def link_next_table(conn, table_id: int, next_id: int) -> bool:
+    """Name a table's next table, unless it has one already (then False). Every phone at
+    the table is told, as of a seat change: each is offered its seat there."""
+    now = time.time()
+    if getattr(conn, "is_postgres", False):
+        row = conn.execute(
+            "WITH linked AS (UPDATE game_table SET next_table_id = ?, seat_stamp = seat_stamp + 1,"
+            " updated_at = ? WHERE id = ? AND next_table_id IS NULL"
+            " RETURNING code, version, seat_stamp, answered_by)"
+            f" SELECT {_NOTICE} FROM linked", (next_id, now, table_id, LIVE_CHANNEL)).fetchone()
+        return row is not None
+    return conn.execute(
+        "UPDATE game_table SET next_table_id = ?, seat_stamp = seat_stamp + 1, updated_at = ?"
+        " WHERE id = ? AND next_table_id IS NULL", (next_id, now, table_id)).rowcount == 1
 
 
 def get_version(conn, code: str) -> int | None:
@@ -396,13 +442,15 @@ def versions_of(conn, codes: list[str]) -> list[tuple[str, int, int]]:
 
 def seats(conn, table_id: int) -> list[sqlite3.Row]:
     return conn.execute(
-        "SELECT seat, name, token_hash FROM seat WHERE table_id = ? ORDER BY seat", (table_id,)
+        "SELECT seat, name, token_hash, kept_for FROM seat WHERE table_id = ? ORDER BY seat", (table_id,)
     ).fetchall()
 
 
 def set_seat_token(conn, table_id: int, seat: int, token_hash: str | None) -> None:
+    # Taken or freed, a seat is no longer kept for anyone.
     conn.execute(
-        "UPDATE seat SET token_hash = ? WHERE table_id = ? AND seat = ?", (token_hash, table_id, seat)
+        "UPDATE seat SET token_hash = ?, kept_for = NULL WHERE table_id = ? AND seat = ?",
+        (token_hash, table_id, seat)
     )
     # Not the version: a seat changing hands must not refuse a move made meanwhile.
     if getattr(conn, "is_postgres", False):
@@ -538,6 +586,10 @@ def delete_never_played(conn, created_before: float) -> int:
     no move, no clock, no undo); their codes are free again. Return how many."""
     never_played = f"version = 0 AND created_at < ? AND {_NOT_CAMPAIGN}"
     with Transaction(conn):
+        # A finished table whose next table goes offers a rematch again.
+        conn.execute(f"UPDATE game_table SET next_table_id = NULL, seat_stamp = seat_stamp + 1"
+                     f" WHERE next_table_id IN"
+                     f" (SELECT id FROM game_table WHERE {never_played})", (created_before,))
         for child in ("seat", "action", "table_request", "played_game", "shared_part"):
             conn.execute(f"DELETE FROM {child} WHERE table_id IN"
                          f" (SELECT id FROM game_table WHERE {never_played})", (created_before,))

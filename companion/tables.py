@@ -209,9 +209,20 @@ def describe(game, action: str, params: dict, seat, players: list[str]) -> str:
     return game.describe(action, params, seat, players)
 
 
-def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Random | None = None,
-                 *, chapter_start: dict | None = None):
-    """Create a table; return (code, host token).
+@dataclass
+class NewTable:
+    """A table set up and checked, not yet stored: its rules run before any lock is taken."""
+
+    game: object
+    players: list
+    options: dict
+    state: dict
+    asked: dict
+
+
+def prepare_table(game_id: str, raw_players, raw_options, rng: random.Random | None = None,
+                  *, chapter_start: dict | None = None) -> NewTable:
+    """Check and set up a new table, or raise TableError.
 
     `chapter_start` (a campaign chapter's starting state) is passed only by the campaign
     layer: the public routes hand over the options they were sent, which may not carry it."""
@@ -234,12 +245,78 @@ def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Rando
         state = start_state(game, players, options)
     except Rejected as exc:
         raise TableError.refusing(exc) from None
+    return NewTable(game, players, options, state, asked_options(game, raw_options))
+
+
+def insert_table(conn, new: NewTable, host_token: str, after: store.TableRow | None = None) -> str:
+    """Store a prepared table inside the caller's write transaction; return its code.
+
+    `after`: the table the same group played before. The new table becomes its next table
+    (its phones are offered their seats there, each seat kept for the phone that held it),
+    unless it has one already: then TableError, and the caller's transaction stores nothing."""
+    kept_for = None
+    if after is not None:
+        rows = store.seats(conn, after.id)
+        if [row["name"] for row in rows] == new.players:
+            kept_for = [row["token_hash"] for row in rows]
+    code = _free_code(conn)
+    table_id = store.insert_table(conn, code, new.game.ID, new.game.RULES_VERSION, new.options,
+                                  new.players, hash_token(host_token), new.state, new.asked,
+                                  kept_for=kept_for)
+    if after is not None and not store.link_next_table(conn, after.id, table_id):
+        raise TableError(f"Table {after.code} has its next table already.")
+    return code
+
+
+def create_table(conn, game_id: str, raw_players, raw_options, rng: random.Random | None = None,
+                 *, chapter_start: dict | None = None):
+    """Create a table; return (code, host token)."""
+    new = prepare_table(game_id, raw_players, raw_options, rng, chapter_start=chapter_start)
     host_token = new_token()
     with store.Transaction(conn):
-        code = _free_code(conn)
-        store.insert_table(conn, code, game.ID, game.RULES_VERSION, options, players,
-                           hash_token(host_token), state, asked_options(game, raw_options))
+        code = insert_table(conn, new, host_token)
     return code, host_token
+
+
+def next_table(conn, code, prepare) -> tuple[str, str | None]:
+    """The table this table's group plays next: the one named already, or else a new one
+    made from `prepare()` (a NewTable) and named in the same transaction, so two taps, on
+    one server or two, make one table. Return (its code, the host token if made here)."""
+    table = load(conn, code)
+    found = following(conn, table)
+    if found is not None:
+        return found.code, None
+    new = prepare()
+    host_token = new_token()
+    with store.Transaction(conn):
+        current = store.get_table_by_id(conn, table.id)
+        found = following(conn, current)
+        if found is not None:  # another tap named it while this one was setting up
+            return found.code, None
+        new_code = insert_table(conn, new, host_token, after=current)
+    return new_code, host_token
+
+
+def following(conn, table: store.TableRow) -> store.TableRow | None:
+    """The table named as this one's next table, if any."""
+    return store.get_table_by_id(conn, table.next_table_id) if table.next_table_id else None
+
+
+def take_kept_seats(conn, code, tokens_before) -> list[tuple[int, str]]:
+    """Take every seat of the table kept for this phone (it holds, at the table before,
+    the tokens `tokens_before`); return [(seat, token)], none when none is kept for it."""
+    hashes = {hash_token(t) for t in tokens_before if isinstance(t, str)}
+    table = load(conn, code)
+    taken = []
+    if not hashes:
+        return taken
+    with store.Transaction(conn, table.code):
+        for row in store.seats(conn, table.id):
+            if row["token_hash"] is None and row["kept_for"] in hashes:
+                token = new_token()
+                store.set_seat_token(conn, table.id, row["seat"], hash_token(token))
+                taken.append((row["seat"], token))
+    return taken
 
 
 def add_note(conn, table: store.TableRow, text: str, closes: str | None = None) -> int:
@@ -292,12 +369,17 @@ def seats_held(conn, table: store.TableRow, tokens, rows=None) -> list[int]:
     return [row["seat"] for row in rows if row["token_hash"] in hashes]
 
 
-def seat_list(conn, table: store.TableRow, held: list[int], rows=None) -> list[dict]:
-    return [
-        {"seat": row["seat"], "name": row["name"], "taken": row["token_hash"] is not None,
-         "mine": row["seat"] in held}
-        for row in (store.seats(conn, table.id) if rows is None else rows)
-    ]
+def seat_list(conn, table: store.TableRow, held: list[int], rows=None, tokens_before=()) -> list[dict]:
+    """Each seat: taken (by a phone, or kept for one), kept (for the phone that held it at
+    the table before), kept for this phone (it holds `tokens_before` there), this phone's."""
+    hashes = {hash_token(t) for t in tokens_before if isinstance(t, str)}
+    listed = []
+    for row in (store.seats(conn, table.id) if rows is None else rows):
+        kept = row["token_hash"] is None and row["kept_for"] is not None
+        listed.append({"seat": row["seat"], "name": row["name"],
+                       "taken": row["token_hash"] is not None or kept, "kept": kept,
+                       "kept_mine": kept and row["kept_for"] in hashes, "mine": row["seat"] in held})
+    return listed
 
 
 def is_host(table: store.TableRow, host_token) -> bool:
@@ -305,8 +387,9 @@ def is_host(table: store.TableRow, host_token) -> bool:
                                                                   table.host_token_hash)
 
 
-def take_seat(conn, code, seat) -> tuple[int, str]:
-    """Take a free seat; return (seat, token)."""
+def take_seat(conn, code, seat, tokens_before=()) -> tuple[int, str]:
+    """Take a free seat, or one kept for this phone (`tokens_before`: its tokens at the
+    table before); return (seat, token)."""
     table = load(conn, code)
     if isinstance(seat, bool) or not isinstance(seat, int):
         try:
@@ -320,6 +403,11 @@ def take_seat(conn, code, seat) -> tuple[int, str]:
             raise TableError("That seat does not exist at this table.")
         if rows[seat]["token_hash"] is not None:
             raise TableError(f"{rows[seat]['name']}'s seat is already taken by another phone.")
+        kept_for = rows[seat]["kept_for"]
+        if kept_for is not None and kept_for not in {hash_token(t) for t in tokens_before if isinstance(t, str)}:
+            name = rows[seat]["name"]
+            raise TableError(f"{name}'s seat is kept for the phone that played {name} at the last "
+                             "game; the host can free it from the table's code.")
         store.set_seat_token(conn, table.id, seat, hash_token(token))
     return seat, token
 

@@ -144,11 +144,18 @@ def test_a_chapter_won_carries_over_and_a_chapter_lost_starts_again(live_server,
     expect(ben.locator(".camp-awakens-last")).to_contain_text("Snakes were defeated most (1)")
     expect(ben.locator("#camp-awakens")).to_have_count(0)
 
+    # Ben starts chapter 2: he is taken to its table in the seat he held at chapter 1.
     ben.get_by_role("button", name=re.compile("Start chapter 2")).click()
-    code2 = ben.locator(".code-big").first.inner_text().strip()
+    expect(ben.locator(".seat-chip.mine")).to_contain_text("Bartholomew-Alexander")
+    code2 = re.search(r"/t/([A-Z0-9]+)$", ben.url).group(1)
     assert code2 != code
-    ben.get_by_role("button", name="I am Bartholomew-Alexander").click()
-    join(ana, live_server, code2, "Ana")
+    # Ana, still at chapter 1's table, is offered her seat there as it happens; one tap.
+    go_on = ana.locator("[data-primary]").get_by_role("button", name=re.compile("Go on to chapter 2 as Ana"))
+    expect(go_on).to_be_visible()
+    check_screen(ana, "campaign-05b-go-on-to-chapter-2", HEIGHTS)
+    go_on.click()
+    expect(ana).to_have_url(f"{live_server}/t/{code2}")
+    expect(ana.locator(".seat-chip.mine")).to_contain_text("Ana")
     left_table(ana)
     for page in (ana, ben):
         expect(page.locator(".quest-title")).to_have_text("Tree of Life (part 1)")

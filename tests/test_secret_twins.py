@@ -5,7 +5,7 @@ under the same table code. The only difference: the Stay/Return picks of some se
 flipped in the second twin for as long as they stay unrevealed. Random sequences mix every
 action of the game, corrections, early ends, undo, seats freed and taken again by another
 phone, a phone passed around, the clock jumping a day ahead (the table archived as
-unfinished), and reads of every page, fragment, JSON answer, log, stream, history and
+unfinished), a rematch with every seat moving to the new table, and reads of every page, fragment, JSON answer, log, stream, history and
 export. After every step, everything a phone that does not own a diverging pick can read
 must be byte-identical between the twins; and each twin's stored state is the fold of its
 live log.
@@ -39,12 +39,13 @@ from .test_fuzz_api import OPTIONS, PROGRESS, valid_value
 from .test_secrecy import normalise, read_stream
 
 CODE = "TWNX"
+NEXT_CODE = "TWNY"  # the rematch's table
 NAMES = ["Ana", "Ben", "Cara", "Dan", "Eli"]
 FLIP = {"stay": "return", "return": "stay"}
 ORIGIN = {"Origin": "http://localhost"}
 HX = {"HX-Request": "true"}
 FIGURES = {"steps": 0, "reads": 0, "compared": 0, "routes": set(), "observers": 0,
-           "withdrawn": 0, "dropped": 0, "examples": 0, "changes": 0}
+           "withdrawn": 0, "dropped": 0, "examples": 0, "changes": 0, "rematches": 0}
 
 
 class FakeClock:
@@ -115,6 +116,7 @@ class TwinTables(RuleBasedStateMachine):
         self.diverged = set()  # seats whose unrevealed pick differs between the twins
         self.phone_count = 0
         self.archived = False
+        self.rematched = False
         self.rules_run = 0
         self.streams = {}  # (twin, phone) -> (its cookie, its open stream's renderer)
         FIGURES["examples"] += 1
@@ -408,6 +410,63 @@ class TwinTables(RuleBasedStateMachine):
         """Seats freed twice as often, so more of them still hold a pick when it happens."""
         self.free_and_take_again(data)
 
+    def play_to_the_end(self):
+        """The Wicked Forest played on to its end the shortest way: every diverged pick agreed,
+        everyone returns, the game ended between rounds. Other games end by their own moves."""
+        for _ in range(12):
+            v, row = self.view()
+            if row is None or tables.is_over(self.game, row.snapshot) or self.game_id != "wicked-forest":
+                return
+            if v["phase"] == "reveal":
+                self.act(v["leader"], "reveal", {"flowers": 1, "witch": False})
+            elif v["phase"] == "choose":
+                decision = {"decision": v["decision"]}
+                for seat in sorted(self.diverged):
+                    self.act(seat, "choose", {**decision, "choice": self.truth[seat]},
+                             {**decision, "choice": self.truth[seat]})
+                    self.diverged.discard(seat)
+                for seat in v["in_forest"]:
+                    if not self.game.secret_open(row.snapshot, seat):
+                        self.act(seat, "choose", {**decision, "choice": "return"})
+            elif v["phase"] == "end":
+                self.act(0, "finish", {})
+            else:
+                return  # a step this shortcut does not take (a tally, a crystallization)
+            self.after_write()
+
+    # Late in a sequence, like a day passing: after it the table takes no more moves.
+    @precondition(lambda self: not self.rematched and self.rules_run >= 15)
+    @rule(data=st.data())
+    def rematch(self, data):
+        """The game over, one phone taps Rematch and every phone takes the seats kept for it:
+        each seat moves to the new table with no pick, and every phone, owner or not, reads
+        the finished table and the new one alike in both twins."""
+        self.play_to_the_end()
+        _, row = self.view()
+        if row is None or not tables.is_over(self.game, row.snapshot):
+            return
+        self.rematched = True
+        FIGURES["rematches"] += 1
+        phones = sorted(set(self.owner.values())) + ["watcher"]
+        first = data.draw(st.sampled_from(phones), label="rematch tapper")
+        for name in [first] + [p for p in phones if p != first]:
+            url = f"/t/{CODE}/rematch" if name == first else f"/t/{CODE}/next"
+            self.compare(f"the finished table read by {name}",
+                         *[answer(t.phone(name).get(f"/t/{CODE}/view", headers=HX)) for t in self.twins])
+            responses = self.both(lambda twin: twin.phone(name).post(url, headers=ORIGIN))
+            self.same_status(responses)
+            self.compare(f"the answer to {url} by {name}", *[answer(r) for r in responses])
+        for name in phones:
+            for url, headers in ((f"/t/{NEXT_CODE}/view", HX), (f"/api/tables/{NEXT_CODE}", {}),
+                                 (f"/join/{NEXT_CODE}", {}), (f"/t/{CODE}/view", HX)):
+                self.compare(f"{url} read by {name} after the rematch",
+                             *[answer(t.phone(name).get(url, headers=headers)) for t in self.twins])
+        for seat, name in self.owner.items():
+            for twin in self.twins:
+                resp = twin.phone(name).get(f"/api/tables/{NEXT_CODE}?seat={seat}")
+                assert resp.status_code == 200, resp.get_json()  # the seat moved with its phone
+                assert resp.get_json()["view"].get("my_choice") is None
+
     @precondition(lambda self: not self.archived and self.rules_run >= 15)
     @rule()
     def a_day_passes(self):
@@ -521,7 +580,8 @@ class TwinTables(RuleBasedStateMachine):
 @pytest.fixture
 def fake_clock(monkeypatch):
     monkeypatch.setattr(time, "time", CLOCK)
-    monkeypatch.setattr(tables, "_free_code", lambda conn: CODE)
+    monkeypatch.setattr(tables, "_free_code",
+                        lambda conn: NEXT_CODE if store.code_exists(conn, CODE) else CODE)
     yield CLOCK
 
 
@@ -531,7 +591,8 @@ EXAMPLES = {"wicked-forest": 20}
 @pytest.mark.parametrize("game_id", sorted(g for g in GAMES if g in OPTIONS and g != "tiny"))
 def test_twin_tables(fake_clock, game_id):
     machine = type(f"Twin_{game_id}", (TwinTables,), {"game_id": game_id})
-    for key in ("steps", "reads", "compared", "observers", "withdrawn", "dropped", "examples", "changes"):
+    for key in ("steps", "reads", "compared", "observers", "withdrawn", "dropped", "examples", "changes",
+                "rematches"):
         FIGURES[key] = 0
     FIGURES["routes"] = set()
     run_state_machine_as_test(machine, settings=settings(
@@ -544,7 +605,7 @@ def test_twin_tables(fake_clock, game_id):
           f"{FIGURES['reads']} reads of {len(FIGURES['routes'])} routes by up to "
           f"{FIGURES['observers']} observer phones, {FIGURES['compared']} answers compared; "
           f"{FIGURES['withdrawn']} picks withdrawn by a freed seat, {FIGURES['dropped']} dropped unseen; "
-          f"{FIGURES['changes']} pushed views compared as changes")
+          f"{FIGURES['changes']} pushed views compared as changes; {FIGURES['rematches']} rematches")
     assert FIGURES["compared"] > 0 and FIGURES["changes"] > 0
     if game_id == "wicked-forest":
-        assert FIGURES["withdrawn"] > 0 and FIGURES["dropped"] > 0
+        assert FIGURES["withdrawn"] > 0 and FIGURES["dropped"] > 0 and FIGURES["rematches"] > 0

@@ -9,7 +9,7 @@ from flask import Blueprint, jsonify, request
 from .. import tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game, json_view
-from . import phone
+from . import following, phone
 from .pages import join_url, live_hub
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -49,6 +49,8 @@ def table_json(code, seat=None, **extra):
         "view": json_view(game, table.snapshot, viewer),
         "clock": timers.view(table.snapshot.get("_clock"), time.time()),
         "join_url": join_url(table.code),
+        # The table its group plays next (a rematch, the next chapter), once one is made.
+        "next_table": getattr(tables.following(get_db(), table), "code", None),
     }
     data.update(extra)
     return data
@@ -88,7 +90,8 @@ def read(code):
 
 @bp.post("/tables/<code>/seats/<int:seat>")
 def take_seat(code, seat):
-    taken, token = tables.take_seat(get_db(), code, seat)
+    table = tables.load(get_db(), code)
+    taken, token = tables.take_seat(get_db(), code, seat, following.kept_tokens(table))
     phone.add_token(tables.normalize_code(code), token)
     live_hub().notify(tables.normalize_code(code))
     return jsonify(table_json(code, taken)), 201

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
-from .. import campaigns, tables
+from .. import campaigns, store, tables
 from ..db import get_db
 from ..games import explorers_campaign as rules
 from ..games import explorers_of_the_woodlands as explorers
-from . import phone
+from . import following, phone
 from .pages import live_hub
 
 bp = Blueprint("campaigns", __name__)
@@ -72,8 +72,9 @@ def campaign_start(campaign_id):
         return _page(campaign_id, exc.message, 400)
     if host:
         phone.set_host_token(code, host)
-        return redirect(url_for("pages.join_table", code=code, created=1), code=303)
-    return redirect(url_for("pages.join_table", code=code), code=303)
+    # This phone keeps the seats it held at the chapter before.
+    before = store.previous_table(get_db(), tables.load(get_db(), code).id)
+    return following.go_to(before.code if before else None, code, created=bool(host))
 
 
 @bp.post("/campaigns/<int:campaign_id>/confirm")

@@ -15,6 +15,7 @@ from flask import url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
+from ..games.words import join_names
 from . import templating
 
 
@@ -106,11 +107,36 @@ def number_options(count: int) -> Markup:
 
 @pass_context
 def rematch_button(context, text="Rematch", note="same players, new table", cls="btn primary"):
-    """A new table with the same players and options, for a board's own "Play again"."""
+    """A new table with the same players and options, for a board's own "Play again". Once
+    a phone made it, every phone is offered its own seat there instead (following.offer)."""
+    if context.get("next_table"):
+        return Markup("")  # made already: the top of the view offers it (next_table_button)
     url = _text(templating.url_for("history.table_rematch", code=context["table"].code))
     small = f"<small>{_text(note)}</small>" if note else ""
     return Markup(f'<form method="post" action="{url}" class="inline">'
                   f'<button class="{_text(cls)}" type="submit">{_text(text)}{small}</button></form>')
+
+
+@pass_context
+def next_table_button(context, cls="btn big primary") -> Markup:
+    """"Join the rematch as Ben" (one tap takes the seats kept for this phone), or the way
+    to the next table for a phone already there or with no seat kept."""
+    offer = context.get("next_table")
+    if not offer:
+        return Markup("")
+    where = f"chapter {offer['chapter']}" if offer["chapter"] else "the rematch"
+    if offer["names"]:
+        verb = "Go on to" if offer["chapter"] else "Join"
+        names = join_names(offer["names"])
+        return Markup(f'<form method="post" action="{_text(offer["url"])}" class="inline">'
+                      f'<button class="{_text(cls)} next-table" type="submit">{verb} {where} as '
+                      f'{_text(names)}<small>your seat is kept · table {_text(offer["code"])}</small>'
+                      f'</button></form>')
+    if offer["seated"]:
+        return Markup(f'<a class="{_text(cls)} next-table" href="{_text(offer["table_url"])}">Go to {where}'
+                      f'<small>table {_text(offer["code"])}</small></a>')
+    return Markup(f'<a class="{_text(cls)} next-table" href="{_text(offer["join_url"])}">Go to {where}'
+                  f'<small>table {_text(offer["code"])}: take a seat or watch</small></a>')
 
 
 def panel(id, label, cls="", caller=None):
@@ -122,7 +148,7 @@ def panel(id, label, cls="", caller=None):
 
 
 # What the table templates call as `ui.form`, `ui.button`, `ui.big_button`, `ui.stepper`,
-# `ui.panel` and `ui.rematch_button`: a global, where importing a macro file with the context
+# `ui.panel`, `ui.rematch_button` and `ui.next_table`: a global, where importing a macro file with the context
 # into each view and shared part cost a module built at every render.
 UI = SimpleNamespace(form=act_form, button=act_button, big_button=big_button, stepper=act_stepper,
-                     panel=panel, rematch_button=rematch_button)
+                     panel=panel, rematch_button=rematch_button, next_table=next_table_button)

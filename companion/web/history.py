@@ -13,7 +13,7 @@ from .. import charts, history, tables
 from ..inbound import Refused
 from ..db import get_db
 from ..games import get_game
-from . import phone
+from . import following, phone
 
 bp = Blueprint("history", __name__)
 api_bp = Blueprint("history_api", __name__, url_prefix="/api/history")
@@ -86,29 +86,42 @@ def game_page(played_id):
 
 @bp.post("/history/<int:played_id>/rematch")
 def rematch(played_id):
+    # A game whose table is still open is played again at that table's next table, as
+    # from the table itself: one next table for the whole group.
+    return _rematch(played_id, history.open_table_of(get_db(), played_id))
+
+
+def _rematch(played_id, code_before):
     try:
-        code, host = history.rematch(get_db(), played_id)
+        code, host = history.rematch(get_db(), played_id, code_before)
     except history.HistoryError as exc:
         if history.entry(get_db(), played_id) is None:
             abort(404)
         flash(exc.message, "error")
         return redirect(url_for("history.game_page", played_id=played_id), code=303)
-    phone.set_host_token(code, host)
-    return redirect(url_for("pages.join_table", code=code, created=1), code=303)
+    if host:
+        phone.set_host_token(code, host)
+    return following.go_to(code_before, code, created=bool(host))
 
 
 @bp.post("/t/<code>/rematch")
 def table_rematch(code):
+    """The first tap makes the next table; every other tap, on any phone, goes to that one."""
     table = tables.load(get_db(), code)
+    if tables.following(get_db(), table) is not None:
+        return following.go_to(table.code, tables.following(get_db(), table).code)
     game = get_game(table.game)
     if not tables.is_over(game, table.snapshot):
         flash("The game is not over yet: a rematch starts once it has ended.")
+        return redirect(url_for("pages.table_page", code=table.code), code=303)
+    if table.options.get("campaign"):
+        flash("A campaign chapter goes on from its campaign page.")
         return redirect(url_for("pages.table_page", code=table.code), code=303)
     archive_due()
     played_id = history.played_id_of_table(get_db(), table.code)
     if played_id is None:
         abort(404)
-    return rematch(played_id)
+    return _rematch(played_id, table.code)
 
 
 @bp.get("/history/table/<code>")

@@ -18,7 +18,7 @@ from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
 from ..games.words import join_names, plural
-from . import compression, forms, phone, shared_parts, table_reads, templating, view_delta
+from . import compression, following, forms, phone, shared_parts, table_reads, templating, view_delta
 
 bp = Blueprint("pages", __name__)
 # The templates call the first three as ui.form, ui.button and ui.stepper (forms.UI).
@@ -85,6 +85,7 @@ def view_context(reads, held, as_seat=None, notice=None, notice_kind="error", ju
         "notice": notice,
         "notice_kind": notice_kind,
         "is_host": tables.is_host(table, phone.host_token(table.code)),
+        "next_table": following.offer(table),
         "act_url": act_url,
         "shared_part": shared_parts.PartRenderer(table, game, seated=bool(held), act_url=act_url,
                                              private_actor=as_seat if private else None,
@@ -224,6 +225,7 @@ def join_table(code):
     if table.code != code:
         return redirect(url_for("pages.join_table", code=table.code))
     error = None
+    kept_tokens = following.kept_tokens(table)  # a seat kept for this phone from the last game
     if request.method == "POST":
         choice = request.form.get("seat", "")
         try:
@@ -237,7 +239,8 @@ def join_table(code):
                 if not taken:
                     raise tables.TableError("Every seat is already taken.")
             else:
-                seat, token = tables.take_seat(get_db(), code, _int_arg(choice) if choice else None)
+                seat, token = tables.take_seat(get_db(), code, _int_arg(choice) if choice else None,
+                                               kept_tokens)
                 phone.add_token(code, token)
         except tables.TableError as exc:
             error = exc.message
@@ -246,8 +249,8 @@ def join_table(code):
             return redirect(url_for("pages.table_page", code=code))
     held = phone.held_seats(table)
     return render_template("join.html", table=table, game=get_game(table.game),
-                           seats=tables.seat_list(get_db(), table, held), held=held, error=error,
-                           created=request.args.get("created"),
+                           seats=tables.seat_list(get_db(), table, held, tokens_before=kept_tokens),
+                           held=held, error=error, created=request.args.get("created"),
                            join_url=join_url(table.code)), (400 if error else 200)
 
 

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from limits.storage import MemoryStorage
 
 from companion import PROJECT_ROOT, create_app, history, store, tables
+from companion.db import get_db
 from companion.web.limits import DatabaseStorage, limiter
 
 from .helpers import act, create_tiny, take
@@ -213,6 +214,22 @@ def test_writes_need_an_origin_or_referer_of_this_very_site(app, client):
     assert bare_client(app).post("/api/tables", headers={"Referer": f"http://localhost/t/{code}"},
                                  **body).status_code == 201
     assert bare_client(app).post("/api/tables", headers={"Origin": "http://localhost:80"},
+                                 **body).status_code == 201
+
+
+def test_an_origin_is_scheme_host_and_port_and_nothing_else(app):
+    """Origin: http://localhost/x or http://evil@localhost names this site's host, but no
+    browser sends such a thing: a write carrying one is refused and changes nothing."""
+    body = {"json": {"game": "tiny", "players": ["A", "B"]}}
+    for origin in ("http://localhost/x", "http://localhost/", "http://evil@localhost",
+                   "http://evil:pw@localhost", "http://localhost?x=1", "http://localhost#top",
+                   "http://localhost:80/t/ABCD"):
+        resp = bare_client(app).post("/api/tables", headers={"Origin": origin}, **body)
+        assert resp.status_code == 403, origin
+        assert "other sites" in resp.get_json()["error"], origin
+    with app.app_context():
+        assert get_db().execute("SELECT COUNT(*) AS n FROM game_table").fetchone()["n"] == 0
+    assert bare_client(app).post("/api/tables", headers={"Origin": "http://localhost"},
                                  **body).status_code == 201
 
 

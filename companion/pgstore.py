@@ -288,3 +288,5 @@ def init_schema(conn: PgConnection, sqlite_schema: str) -> None:
         conn.raw.execute(schema(sqlite_schema))
         # A database made before answers were told to other servers (store.save_snapshot).
         conn.raw.execute("ALTER TABLE game_table ADD COLUMN IF NOT EXISTS answered_by TEXT")
+        # ... and before a retried request was matched on its phone and values (store.request_key).
+        conn.raw.execute("ALTER TABLE action ADD COLUMN IF NOT EXISTS request_key TEXT")

@@ -50,6 +50,7 @@ CREATE TABLE IF NOT EXISTS action (
     request_id TEXT,
     created_at REAL NOT NULL,
     undone_at REAL,
+    request_key TEXT,
     PRIMARY KEY (table_id, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS action_request
@@ -157,6 +158,12 @@ class TableRow:
     seat_stamp: int = 0
 
 
+# A request key ends with a digest of the request's values this long; a withdrawn pick's
+# key ends with REQUEST_KEY_WITHDRAWN instead, so nothing stored tells what was picked.
+REQUEST_DIGEST_LENGTH = 32
+REQUEST_KEY_WITHDRAWN = "*"
+
+
 @dataclass
 class ActionRow:
     seq: int
@@ -220,6 +227,8 @@ def init_schema(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE game_table ADD COLUMN seat_stamp INTEGER NOT NULL DEFAULT 0")
     if "answered_by" not in columns:  # made before answers were told to other processes
         conn.execute("ALTER TABLE game_table ADD COLUMN answered_by TEXT")
+    if "request_key" not in {row["name"] for row in conn.execute("PRAGMA table_info(action)")}:
+        conn.execute("ALTER TABLE action ADD COLUMN request_key TEXT")  # made before retries were matched
 
 
 # Writers of one process queue here rather than in SQLite's busy handler, which sleeps
@@ -436,21 +445,27 @@ def live_actions(conn, table_id: int, newest: int | None = None) -> list[ActionR
     ]
 
 
-def request_seen(conn, table_id: int, request_id: str) -> bool:
-    return conn.execute(
-        "SELECT 1 FROM action WHERE table_id = ? AND request_id = ?", (table_id, request_id)
-    ).fetchone() is not None
+def request_key(conn, table_id: int, request_id: str) -> str | None:
+    """The key of the request that used `request_id` at this table (which phone sent what,
+    tables.request_key), "" for a request logged before keys were kept, None if unused."""
+    row = conn.execute(
+        "SELECT request_key FROM action WHERE table_id = ? AND request_id = ?", (table_id, request_id)
+    ).fetchone()
+    return None if row is None else (row["request_key"] or "")
 
 
-def append_action(conn, table_id, seat, name, params, request_id, at: float | None = None) -> int:
-    """Log an action; `at` is the server time its effect was computed with (the clock needs it)."""
+def append_action(conn, table_id, seat, name, params, request_id, at: float | None = None,
+                  key: str | None = None) -> int:
+    """Log an action; `at` is the server time its effect was computed with (the clock needs it),
+    `key` what the request with `request_id` was (tables.request_key)."""
     row = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM action WHERE table_id = ?",
                        (table_id,)).fetchone()
     seq = row["next"]
     conn.execute(
-        "INSERT INTO action (table_id, seq, seat, name, params, request_id, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (table_id, seq, seat, name, json.dumps(params), request_id, time.time() if at is None else at),
+        "INSERT INTO action (table_id, seq, seat, name, params, request_id, created_at, request_key)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (table_id, seq, seat, name, json.dumps(params), request_id, time.time() if at is None else at,
+         key if request_id else None),
     )
     return seq
 
@@ -467,9 +482,13 @@ def latest_live_action(conn, table_id: int, seat: int, names: list[str]) -> int 
 
 def withdraw_action(conn, table_id: int, seq: int, marker: str) -> None:
     """Take a row out of the live log and forget what it held (its request id stays, so a
-    retry of the same request is still recognised and not applied again)."""
-    conn.execute("UPDATE action SET name = ?, params = '{}', undone_at = ? WHERE table_id = ? AND seq = ?",
-                 (marker, time.time(), table_id, seq))
+    retry of the same request is still recognised and not applied again; its key keeps
+    the phone and the action, not the digest of the values: REQUEST_KEY_WITHDRAWN)."""
+    conn.execute("UPDATE action SET name = ?, params = '{}', undone_at = ?, request_key ="
+                 " CASE WHEN request_key IS NULL THEN NULL"
+                 " ELSE substr(request_key, 1, length(request_key) - ?) || ? END"
+                 " WHERE table_id = ? AND seq = ?",
+                 (marker, time.time(), REQUEST_DIGEST_LENGTH, REQUEST_KEY_WITHDRAWN, table_id, seq))
 
 
 def mark_undone(conn, table_id: int, seq: int) -> None:

@@ -28,7 +28,7 @@ def act(client, code, action, params=None, version=None, seat=None, request_id=N
             "version": table["version"] if version is None else version}
     if seat is not None:
         body["seat"] = seat
-    if request_id:
+    if request_id is not None:
         body["request_id"] = request_id
     return client.post(f"/api/tables/{code}/actions", json=body)
 

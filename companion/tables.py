@@ -449,6 +449,8 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         if version != current.version and not spec.any_version:
             late = _step_over(game, current.snapshot, action, params, acting) if spec.step else None
             raise Stale(late or "Someone else changed the table first. Here it is as it is now.")
+        if action in timers.ACTIONS and params[timers.STAMP] != timers.stamp(current.snapshot.get("_clock")):
+            raise Stale(timers.CLOCK_MOVED_ON)  # a double tap, or another phone's tap first
         at = time.time()
         before = current.snapshot
         try:

@@ -794,6 +794,21 @@ def limit_hit(conn, bucket: str, expiry: float, amount: int, at: float) -> int:
         return conn.execute("SELECT hits FROM rate_limit WHERE bucket = ?", (bucket,)).fetchone()[0]
 
 
+def limit_turn(conn, bucket: str, pace: float, longest: float, at: float) -> float | None:
+    """Book the next turn of a paced queue (its row's expires_at is the next free turn):
+    return the seconds to wait for it, or None, booking nothing, when that is over `longest`."""
+    with Transaction(conn):
+        row = conn.execute("SELECT expires_at FROM rate_limit WHERE bucket = ?", (bucket,)).fetchone()
+        turn = max(row[0], at) if row is not None else at
+        if turn - at > longest:
+            return None
+        conn.execute(
+            "INSERT INTO rate_limit (bucket, hits, expires_at) VALUES (?, 0, ?)"
+            " ON CONFLICT (bucket) DO UPDATE SET expires_at = excluded.expires_at",
+            (bucket, turn + pace))
+        return turn - at
+
+
 def limit_count(conn, bucket: str, at: float) -> int:
     row = conn.execute("SELECT hits FROM rate_limit WHERE bucket = ? AND expires_at > ?",
                        (bucket, at)).fetchone()

@@ -52,7 +52,7 @@ def request(port: int, method: str, path: str, timeout: float, body: dict | None
     """(seconds to the answer, status or "no answer", body, Set-Cookie) of one request."""
     started = time.monotonic()
     conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
-    headers = {"Host": HOST, "Origin": f"http://{HOST}:{port}", "Connection": "close"}
+    headers = {"Host": f"{HOST}:{port}", "Origin": f"http://{HOST}:{port}", "Connection": "close"}
     if cookie:
         headers["Cookie"] = cookie
     data = None

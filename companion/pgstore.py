@@ -178,6 +178,7 @@ class Breaker:
         self.open_since: float | None = None
         self.reason = ""
         self.probes = 0  # tries of the server while open, all told (the tests read it)
+        self._suspected = float("-inf")
         self._lock = threading.Lock()
 
     @property
@@ -188,6 +189,20 @@ class Breaker:
         if self.open_since is not None:
             raise Unavailable(f"PostgreSQL at {safe_url(self.url)} cannot be reached: {self.reason} "
                               "(trying again in the background)")
+
+    def suspect(self) -> None:
+        """A request waited a while for a connection: try the server once (one request at
+        a time, at most every PROBE_SECONDS) and open the breaker if it does not answer,
+        rather than let every request wait out POOL_TIMEOUT."""
+        now = time.monotonic()
+        if self.open_since is not None or now - self._suspected < PROBE_SECONDS:
+            return
+        with self._lock:
+            if now - self._suspected < PROBE_SECONDS:
+                return
+            self._suspected = now
+        if not _answers(self.url):
+            self.trip("the server does not answer")
 
     def trip(self, reason: str) -> None:
         with self._lock:
@@ -352,16 +367,17 @@ def borrow(url: str) -> PgConnection:
     while True:
         breaker(url).check()
         pool = _pool(url)
+        wait = max(0.01, min(GETCONN_SLICE, deadline - time.monotonic()))
         try:
-            return PgConnection(url, pool.getconn(timeout=max(0.01, min(GETCONN_SLICE, deadline - time.monotonic()))), pool)
+            return PgConnection(url, pool.getconn(timeout=wait), pool)
         except PoolTimeout as exc:
+            # No connection yet: is the server there? (One try per process every
+            # PROBE_SECONDS: a pool merely busy costs one connection attempt then.)
+            breaker(url).suspect()
             if time.monotonic() < deadline:
                 continue
-            reason = f"no connection within {POOL_TIMEOUT:g} s"
-            stats = pool.get_stats()
-            if stats.get("pool_size", 0) < POOL_SIZE and not stats.get("pool_available", 0):
-                breaker(url).trip(reason)  # the pool cannot connect (a busy one is full)
-            raise Unavailable(f"PostgreSQL at {safe_url(url)} cannot be reached: {reason}.") from exc
+            raise Unavailable(f"PostgreSQL at {safe_url(url)} cannot be reached: no connection "
+                              f"within {POOL_TIMEOUT:g} s.") from exc
 
 
 def _checked(url: str):

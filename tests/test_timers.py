@@ -327,3 +327,16 @@ def test_three_parallel_reset_taps_give_one_log_line_and_one_undo(client, make_c
     assert "Undone: Ana reset the countdown" in undone["events"][0]
     log = client.get(f"/api/tables/{code}/actions").get_json()["actions"]
     assert [line["action"] for line in log] == ["timer_set", "timer_start"]
+
+
+def test_the_stamp_counts_clock_actions_and_a_clock_from_before_it_is_at_zero():
+    clock = free_clock(60)
+    assert timers.stamp(clock) == 0 and timers.view(clock, 100.0)["stamp"] == 0
+    clock = act(clock, "timer_start", 101.0)
+    clock = act(clock, "timer_pause", 102.0)
+    assert timers.stamp(clock) == 2 and timers.view(clock, 103.0)["stamp"] == 2
+    # A game action moves the clock but is no tap on it.
+    assert timers.stamp(timers.after_game_action(clock, None, False, 104.0)) == 2
+    older = {key: value for key, value in clock.items() if key != "taps"}  # stored before stamps
+    assert timers.stamp(older) == 0 and timers.stamp(None) == 0
+    assert timers.stamp(act(older, "timer_resume", 105.0)) == 1

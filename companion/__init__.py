@@ -93,6 +93,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         # Streams end after about this long; the phone reconnects and fetches the whole view.
         STREAM_MAX_SECONDS=300.0,
         CODE_GUESS_LIMIT="30 per minute",  # wrong table codes per address
+        # Past that limit each code look-up from the address waits its turn, this long after
+        # the one before (a guesser's pace), and is refused when the wait would be longer.
+        CODE_GUESS_PACE_SECONDS=2.0,
+        CODE_GUESS_MAX_WAIT_SECONDS=10.0,
         TABLE_CREATION_LIMIT="20 per hour",  # new tables per address
         HISTORY_IMPORT_LIMIT="10 per hour",  # history imports per address
         IMPORT_MAX_GAMES=1000,  # games in one history import

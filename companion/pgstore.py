@@ -6,9 +6,11 @@ placeholders, `json_extract`, `IS NOT`, `COLLATE NOCASE`, `lastrowid`), so both 
 run the same functions on the same schema. The SQLite path goes through none of this.
 
 Requests borrow connections from one pool per process. A lost server surfaces as
-`Unavailable` (the web answers 503, nothing half-applied: every write is one transaction),
-and a connection that broke is replaced on the next use, so the app recovers by itself
-when the server is back.
+`Unavailable` (the web answers 503, nothing half-applied: every write is one transaction).
+Once it is lost, a circuit breaker answers every request 503 at once instead of letting
+each wait for the pool, while one background probe tries the server twice a second; the
+first probe that connects gives the process a fresh pool, so service is back within
+moments of the server.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 import threading
+import time
 import zlib
 from urllib.parse import urlsplit, urlunsplit
 
@@ -35,6 +38,10 @@ POOL_SIZE = int(os.environ.get("FOREST_TABLE_DATABASE_POOL_SIZE", "20"))
 # How long a request waits for a connection (or a lost server) before it is answered 503.
 POOL_TIMEOUT = 3.0
 CONNECT_TIMEOUT = 5
+# While the server is lost: how often the background probe tries it, and how long one try
+# may take (libpq's shortest connect timeout is 2 s).
+PROBE_SECONDS = 0.5
+PROBE_CONNECT_TIMEOUT = 2
 
 
 def safe_url(url: str) -> str:
@@ -141,9 +148,91 @@ def _open(url: str) -> psycopg.Connection:
                            connect_timeout=CONNECT_TIMEOUT)
 
 
-def _unavailable(url: str, exc: BaseException) -> Unavailable:
-    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return Unavailable(f"PostgreSQL at {safe_url(url)} cannot be reached: {reason}")
+def _reason(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+
+
+def _unavailable(url: str, exc: BaseException, raw: psycopg.Connection | None = None) -> Unavailable:
+    """The error to raise for `exc`; the breaker opens when it says the server is lost (not
+    for a statement's own failure, such as a deadlock or a cancelled query)."""
+    sqlstate = getattr(exc, "sqlstate", None)
+    if (raw is not None and (raw.closed or raw.broken)) or sqlstate is None \
+            or sqlstate.startswith(("08", "57P")):
+        breaker(url).trip(_reason(exc))
+    return Unavailable(f"PostgreSQL at {safe_url(url)} cannot be reached: {_reason(exc)}")
+
+
+class Breaker:
+    """One process's view of whether the server at `url` is reachable.
+
+    Closed (the server answers): requests use the pool. Open (a connection or a query found
+    it lost): every request is refused at once with `Unavailable` (a 503 within moments, not
+    a wait of POOL_TIMEOUT per request, which made a worker answer one request every few
+    seconds), and one background thread probes the server every PROBE_SECONDS. The first
+    probe that connects drops the process's pool, whose own reconnection backs off for up
+    to minutes, and closes the breaker: the next request gets a fresh pool. Kept in process
+    memory only: losing it costs one more failed request."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.open_since: float | None = None
+        self.reason = ""
+        self.probes = 0  # tries of the server while open, all told (the tests read it)
+        self._suspected = float("-inf")
+        self._lock = threading.Lock()
+
+    @property
+    def is_open(self) -> bool:
+        return self.open_since is not None
+
+    def check(self) -> None:
+        if self.open_since is not None:
+            raise Unavailable(f"PostgreSQL at {safe_url(self.url)} cannot be reached: {self.reason} "
+                              "(trying again in the background)")
+
+    def suspect(self) -> None:
+        """A request waited a while for a connection: try the server once (one request at
+        a time, at most every PROBE_SECONDS) and open the breaker if it does not answer,
+        rather than let every request wait out POOL_TIMEOUT."""
+        now = time.monotonic()
+        if self.open_since is not None or now - self._suspected < PROBE_SECONDS:
+            return
+        with self._lock:
+            if now - self._suspected < PROBE_SECONDS:
+                return
+            self._suspected = now
+        if not _answers(self.url):
+            self.trip("the server does not answer")
+
+    def trip(self, reason: str) -> None:
+        with self._lock:
+            if self.open_since is not None:
+                return
+            self.open_since, self.reason = time.monotonic(), reason
+        threading.Thread(target=self._probe, name="forest-table-db-probe", daemon=True).start()
+
+    def _probe(self) -> None:
+        while True:
+            time.sleep(PROBE_SECONDS)
+            self.probes += 1
+            if not _answers(self.url):
+                continue
+            close_pool(self.url, wait=False)
+            with self._lock:
+                self.open_since = None
+            return
+
+
+_breakers: dict[tuple[int, str], Breaker] = {}
+
+
+def breaker(url: str) -> Breaker:
+    key = (os.getpid(), url)  # a breaker inherited through a fork is never used
+    found = _breakers.get(key)
+    if found is None:
+        with _pools_lock:
+            found = _breakers.setdefault(key, Breaker(url))
+    return found
 
 
 class PgConnection:
@@ -162,6 +251,7 @@ class PgConnection:
         if self._raw is None or self._raw.closed or self._raw.broken:
             if self._pool is not None:
                 raise Unavailable(f"PostgreSQL at {safe_url(self.url)} was lost during this request.")
+            breaker(self.url).check()
             try:
                 self._raw = _open(self.url)
             except psycopg.OperationalError as exc:
@@ -173,7 +263,7 @@ class PgConnection:
         try:
             return Cursor(self.raw.execute(text, params), returns_id)
         except psycopg.OperationalError as exc:
-            raise _unavailable(self.url, exc) from exc
+            raise _unavailable(self.url, exc, self._raw) from exc
 
     def executemany(self, sql: str, rows) -> None:
         text, _ = translate(sql)
@@ -181,13 +271,13 @@ class PgConnection:
             with self.raw.cursor() as cursor:
                 cursor.executemany(text, list(rows))
         except psycopg.OperationalError as exc:
-            raise _unavailable(self.url, exc) from exc
+            raise _unavailable(self.url, exc, self._raw) from exc
 
     def executescript(self, script: str) -> None:
         try:
             self.raw.execute(script)
         except psycopg.OperationalError as exc:
-            raise _unavailable(self.url, exc) from exc
+            raise _unavailable(self.url, exc, self._raw) from exc
 
     def write_transaction(self, table_code: str | None = None):
         return WriteTransaction(self, table_code)
@@ -225,7 +315,7 @@ class WriteTransaction:
         try:
             self.conn.raw.execute(self.begin)
         except psycopg.OperationalError as exc:
-            raise _unavailable(self.conn.url, exc) from exc
+            raise _unavailable(self.conn.url, exc, self.conn._raw) from exc
         return self.conn
 
     def __exit__(self, exc_type, exc, tb) -> bool:
@@ -234,7 +324,7 @@ class WriteTransaction:
         except psycopg.OperationalError as lost:
             if exc_type is None:
                 # Lost before COMMIT was acknowledged: the server rolls the write back.
-                raise _unavailable(self.conn.url, lost) from lost
+                raise _unavailable(self.conn.url, lost, self.conn._raw) from lost
             # The write failed already; a lost server rolls it back by itself.
         return False
 
@@ -253,25 +343,64 @@ def _pool(url: str) -> ConnectionPool:
                 kwargs={"autocommit": True, "row_factory": _row_factory,
                         "connect_timeout": CONNECT_TIMEOUT},
                 # A connection whose server restarted is found out before a request gets it.
-                check=ConnectionPool.check_connection, name="forest-table")
+                check=_checked(url), name="forest-table")
         return pool
 
 
-def close_pool(url: str) -> None:
-    """Close this process's pool for `url` (its connections go)."""
+def close_pool(url: str, wait: bool = True) -> None:
+    """Close this process's pool for `url` (its connections go; one still lent out is
+    closed when given back). The next request makes a new one."""
     with _pools_lock:
         pool = _pools.pop((os.getpid(), url), None)
     if pool is not None:
-        pool.close()
+        pool.close(timeout=5.0 if wait else 0.0)
+
+
+# A request waits for a connection in slices this long, so it stops waiting as soon as
+# another request (or the pool's check) found the server lost.
+GETCONN_SLICE = 0.25
 
 
 def borrow(url: str) -> PgConnection:
     """A connection from this process's pool, for one request; close() gives it back."""
+    deadline = time.monotonic() + POOL_TIMEOUT
+    while True:
+        breaker(url).check()
+        pool = _pool(url)
+        wait = max(0.01, min(GETCONN_SLICE, deadline - time.monotonic()))
+        try:
+            return PgConnection(url, pool.getconn(timeout=wait), pool)
+        except PoolTimeout as exc:
+            # No connection yet: is the server there? (One try per process every
+            # PROBE_SECONDS: a pool merely busy costs one connection attempt then.)
+            breaker(url).suspect()
+            if time.monotonic() < deadline:
+                continue
+            raise Unavailable(f"PostgreSQL at {safe_url(url)} cannot be reached: no connection "
+                              f"within {POOL_TIMEOUT:g} s.") from exc
+
+
+def _checked(url: str):
+    """The pool's check of a connection before lending it: a connection found broken opens
+    the breaker when a fresh one cannot be made either (the server is gone, not restarted)."""
+
+    def check(conn) -> None:
+        try:
+            ConnectionPool.check_connection(conn)
+        except Exception as exc:
+            if not breaker(url).is_open and not _answers(url):
+                breaker(url).trip(_reason(exc))
+            raise
+
+    return check
+
+
+def _answers(url: str) -> bool:
     try:
-        return PgConnection(url, _pool(url).getconn(), _pool(url))
-    except PoolTimeout as exc:
-        raise Unavailable(f"PostgreSQL at {safe_url(url)} cannot be reached: no connection "
-                          f"within {POOL_TIMEOUT:g} s.") from exc
+        psycopg.connect(url, autocommit=True, connect_timeout=PROBE_CONNECT_TIMEOUT).close()
+    except Exception:  # noqa: BLE001 - whatever stops a connection
+        return False
+    return True
 
 
 def connect(url: str) -> PgConnection:
@@ -292,3 +421,5 @@ def init_schema(conn: PgConnection, sqlite_schema: str, next_table_index: str) -
         conn.raw.execute("ALTER TABLE game_table ADD COLUMN IF NOT EXISTS next_table_id INTEGER")
         conn.raw.execute("ALTER TABLE seat ADD COLUMN IF NOT EXISTS kept_for TEXT")
         conn.raw.execute(next_table_index)
+        # ... and before a retried request was matched on its phone and values (store.request_key).
+        conn.raw.execute("ALTER TABLE action ADD COLUMN IF NOT EXISTS request_key TEXT")

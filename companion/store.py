@@ -56,6 +56,7 @@ CREATE TABLE IF NOT EXISTS action (
     request_id TEXT,
     created_at REAL NOT NULL,
     undone_at REAL,
+    request_key TEXT,
     PRIMARY KEY (table_id, seq)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS action_request
@@ -164,6 +165,12 @@ class TableRow:
     next_table_id: int | None = None
 
 
+# A request key ends with a digest of the request's values this long; a withdrawn pick's
+# key ends with REQUEST_KEY_WITHDRAWN instead, so nothing stored tells what was picked.
+REQUEST_DIGEST_LENGTH = 32
+REQUEST_KEY_WITHDRAWN = "*"
+
+
 @dataclass
 class ActionRow:
     seq: int
@@ -227,6 +234,8 @@ def init_schema(conn: sqlite3.Connection) -> None:
         conn.execute("ALTER TABLE game_table ADD COLUMN seat_stamp INTEGER NOT NULL DEFAULT 0")
     if "answered_by" not in columns:  # made before answers were told to other processes
         conn.execute("ALTER TABLE game_table ADD COLUMN answered_by TEXT")
+    if "request_key" not in {row["name"] for row in conn.execute("PRAGMA table_info(action)")}:
+        conn.execute("ALTER TABLE action ADD COLUMN request_key TEXT")  # made before retries were matched
     if "next_table_id" not in columns:  # made before a table named the group's next table
         conn.execute("ALTER TABLE game_table ADD COLUMN next_table_id INTEGER")
     if "kept_for" not in {row["name"] for row in conn.execute("PRAGMA table_info(seat)")}:
@@ -484,21 +493,27 @@ def live_actions(conn, table_id: int, newest: int | None = None) -> list[ActionR
     ]
 
 
-def request_seen(conn, table_id: int, request_id: str) -> bool:
-    return conn.execute(
-        "SELECT 1 FROM action WHERE table_id = ? AND request_id = ?", (table_id, request_id)
-    ).fetchone() is not None
+def request_key(conn, table_id: int, request_id: str) -> str | None:
+    """The key of the request that used `request_id` at this table (which phone sent what,
+    tables.request_key), "" for a request logged before keys were kept, None if unused."""
+    row = conn.execute(
+        "SELECT request_key FROM action WHERE table_id = ? AND request_id = ?", (table_id, request_id)
+    ).fetchone()
+    return None if row is None else (row["request_key"] or "")
 
 
-def append_action(conn, table_id, seat, name, params, request_id, at: float | None = None) -> int:
-    """Log an action; `at` is the server time its effect was computed with (the clock needs it)."""
+def append_action(conn, table_id, seat, name, params, request_id, at: float | None = None,
+                  key: str | None = None) -> int:
+    """Log an action; `at` is the server time its effect was computed with (the clock needs it),
+    `key` what the request with `request_id` was (tables.request_key)."""
     row = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM action WHERE table_id = ?",
                        (table_id,)).fetchone()
     seq = row["next"]
     conn.execute(
-        "INSERT INTO action (table_id, seq, seat, name, params, request_id, created_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (table_id, seq, seat, name, json.dumps(params), request_id, time.time() if at is None else at),
+        "INSERT INTO action (table_id, seq, seat, name, params, request_id, created_at, request_key)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (table_id, seq, seat, name, json.dumps(params), request_id, time.time() if at is None else at,
+         key if request_id else None),
     )
     return seq
 
@@ -515,9 +530,13 @@ def latest_live_action(conn, table_id: int, seat: int, names: list[str]) -> int 
 
 def withdraw_action(conn, table_id: int, seq: int, marker: str) -> None:
     """Take a row out of the live log and forget what it held (its request id stays, so a
-    retry of the same request is still recognised and not applied again)."""
-    conn.execute("UPDATE action SET name = ?, params = '{}', undone_at = ? WHERE table_id = ? AND seq = ?",
-                 (marker, time.time(), table_id, seq))
+    retry of the same request is still recognised and not applied again; its key keeps
+    the phone and the action, not the digest of the values: REQUEST_KEY_WITHDRAWN)."""
+    conn.execute("UPDATE action SET name = ?, params = '{}', undone_at = ?, request_key ="
+                 " CASE WHEN request_key IS NULL THEN NULL"
+                 " ELSE substr(request_key, 1, length(request_key) - ?) || ? END"
+                 " WHERE table_id = ? AND seq = ?",
+                 (marker, time.time(), REQUEST_DIGEST_LENGTH, REQUEST_KEY_WITHDRAWN, table_id, seq))
 
 
 def mark_undone(conn, table_id: int, seq: int) -> None:
@@ -825,6 +844,21 @@ def limit_hit(conn, bucket: str, expiry: float, amount: int, at: float) -> int:
             " ON CONFLICT (bucket) DO UPDATE SET hits = rate_limit.hits + excluded.hits",
             (bucket, amount, at + expiry))
         return conn.execute("SELECT hits FROM rate_limit WHERE bucket = ?", (bucket,)).fetchone()[0]
+
+
+def limit_turn(conn, bucket: str, pace: float, longest: float, at: float) -> float | None:
+    """Book the next turn of a paced queue (its row's expires_at is the next free turn):
+    return the seconds to wait for it, or None, booking nothing, when that is over `longest`."""
+    with Transaction(conn):
+        row = conn.execute("SELECT expires_at FROM rate_limit WHERE bucket = ?", (bucket,)).fetchone()
+        turn = max(row[0], at) if row is not None else at
+        if turn - at > longest:
+            return None
+        conn.execute(
+            "INSERT INTO rate_limit (bucket, hits, expires_at) VALUES (?, 0, ?)"
+            " ON CONFLICT (bucket) DO UPDATE SET expires_at = excluded.expires_at",
+            (bucket, turn + pace))
+        return turn - at
 
 
 def limit_count(conn, bucket: str, at: float) -> int:

@@ -9,6 +9,7 @@ refused and nothing is applied twice.
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import secrets
 from dataclasses import dataclass, field
@@ -81,6 +82,12 @@ class Forbidden(TableError):
 
 
 class Stale(TableError):
+    status = 409
+
+
+class ReusedRequestId(TableError):
+    """A request id already used for another request: refused, never taken for a retry."""
+
     status = 409
 
 
@@ -454,11 +461,53 @@ def _parse_version(version) -> int | None:
 
 
 def _check_request_id(request_id):
+    """A request id is text of up to 64 characters, or a whole number (7 and "7" are one id)."""
     if request_id in (None, ""):
         return None
+    if isinstance(request_id, int) and not isinstance(request_id, bool):
+        request_id = str(request_id)
     if not isinstance(request_id, str) or len(request_id) > 64:
-        raise TableError("Malformed request id.")
+        raise TableError("Malformed request id: send text of up to 64 characters, or a whole number.")
     return request_id
+
+
+def request_key(conn, table_id: int, seat: int, action: str, params: dict) -> str:
+    """Which phone sent what under a request id: the acting seat's token (so another phone,
+    or the seat's next holder, is told apart), the action, and a digest of the seat and the
+    values (store.REQUEST_DIGEST_LENGTH long, forgotten when the row is withdrawn)."""
+    token_hash = next((row["token_hash"] for row in store.seats(conn, table_id) if row["seat"] == seat), None)
+    phone = hashlib.sha256(f"phone|{token_hash}".encode()).hexdigest()[:32]
+    values = json.dumps([seat, params], sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(values.encode()).hexdigest()[:store.REQUEST_DIGEST_LENGTH]
+    return f"{phone}|{action}|{digest}"
+
+
+REUSED_BY_ANOTHER_PHONE = ("That request id was already used by another phone at this table: nothing "
+                           "was changed. Send each new request with a new id.")
+REUSED_FOR_ANOTHER_REQUEST = ("That request id was already used for a different request: nothing was "
+                              "changed. A retry sends the same action with the same values; a new "
+                              "request needs a new id.")
+
+
+def _is_retry(conn, table_id: int, request_id: str | None, key: str) -> bool:
+    """True when this very request (same phone, same action and values) was applied before;
+    False when the id is new. A reused id with anything else is refused (ReusedRequestId)."""
+    if not request_id:
+        return False
+    used = store.request_key(conn, table_id, request_id)
+    if used is None:
+        return False
+    if used == "":
+        return True  # logged before keys were kept: the id alone decides, as it did then
+    if used == key:
+        return True
+    used_phone, used_action, used_digest = used.split("|", 2)
+    phone, action, _ = key.split("|", 2)
+    if used_phone != phone:
+        raise ReusedRequestId(REUSED_BY_ANOTHER_PHONE)
+    if used_action == action and used_digest == store.REQUEST_KEY_WITHDRAWN:
+        return True  # a pick withdrawn since: its values are forgotten, its phone and action are not
+    raise ReusedRequestId(REUSED_FOR_ANOTHER_REQUEST)
 
 
 def apply_action(conn, code, held: list[int], seat, action, raw_params, version, request_id=None,
@@ -477,7 +526,8 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         raise TableError.refusing(exc) from None
     with store.Transaction(conn, table.code):
         current = store.get_table(conn, table.code)
-        if request_id and store.request_seen(conn, table.id, request_id):
+        key = request_key(conn, table.id, acting, action, params) if request_id else None
+        if _is_retry(conn, table.id, request_id, key):
             return Outcome(current.version, repeated=True)
         if current.snapshot.get(CLOSED):
             raise TableError(current.snapshot[CLOSED])
@@ -487,6 +537,8 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         if version != current.version and not spec.any_version:
             late = _step_over(game, current.snapshot, action, params, acting) if spec.step else None
             raise Stale(late or "Someone else changed the table first. Here it is as it is now.")
+        if action in timers.ACTIONS and params[timers.STAMP] != timers.stamp(current.snapshot.get("_clock")):
+            raise Stale(timers.CLOCK_MOVED_ON)  # a double tap, or another phone's tap first
         at = time.time()
         before = current.snapshot
         try:
@@ -503,7 +555,7 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
             params = {**params, DROPPED: dropped}
         if wiped:
             _withdraw_pending(conn, game, table.id, wiped)
-        store.append_action(conn, table.id, acting, action, params, request_id, at)
+        store.append_action(conn, table.id, acting, action, params, request_id, at, key)
         if wiped:
             # Without the wiped rows the fold is the truth (the clock may have started with one).
             state = fold(game, table.players, table.options, store.live_actions(conn, table.id))
@@ -615,6 +667,9 @@ def undo_preview(conn, table: store.TableRow, held: list[int], newest=None) -> U
     return undo_plan(game, table, actions, table.snapshot, held)
 
 
+UNDO_MARKER = "_undo"
+
+
 def undo(conn, code, held: list[int], version, request_id=None, answered_by: str | None = None) -> Outcome:
     """Drop the last live move and fold again, as undo_plan says, or refuse as it says."""
     table = load(conn, code)
@@ -624,7 +679,8 @@ def undo(conn, code, held: list[int], version, request_id=None, answered_by: str
     request_id = _check_request_id(request_id)
     with store.Transaction(conn, table.code):
         current = store.get_table(conn, table.code)
-        if request_id and store.request_seen(conn, table.id, request_id):
+        key = request_key(conn, table.id, held[0], UNDO_MARKER, {}) if request_id else None
+        if _is_retry(conn, table.id, request_id, key):
             return Outcome(current.version, repeated=True)
         if version is None:
             raise TableError("The version this phone saw is missing.")
@@ -644,7 +700,8 @@ def undo(conn, code, held: list[int], version, request_id=None, answered_by: str
             state = fold(game, table.players, table.options, store.live_actions(conn, table.id))
         if request_id:
             # A marker row, itself never live, so that a retried undo is recognised.
-            marker = store.append_action(conn, table.id, None, "_undo", {"undid": plan.last.seq}, request_id)
+            marker = store.append_action(conn, table.id, None, UNDO_MARKER, {"undid": plan.last.seq},
+                                         request_id, key=key)
             store.mark_undone(conn, table.id, marker)
         new_version = store.save_snapshot(conn, table.id, state, answered_by)
     text = plan.text

@@ -26,18 +26,32 @@ MAX_SECONDS = 3600
 SECONDS_PRESETS = (30, 60, 90, 120, 180, 300)
 
 _SECONDS = Param("seconds", "int", label="Seconds", min=MIN_SECONDS, max=MAX_SECONDS)
+# The clock state a tap acts on: the count of clock actions so far ("taps" in the clock,
+# "stamp" in its view). Like a game's step, it makes a double tap, or two phones tapping
+# Reset at once, apply once: the second names a clock state that is gone.
+STAMP = "clock"
+_STAMP = Param(STAMP, "int", label="Clock", min=0, max=10**9)
 
-# Timer taps from two phones at once must not refuse each other as stale; each one is
-# checked against the clock as it is when it arrives.
+# Timer taps from two phones at once must not refuse each other as stale when the game
+# moved on meanwhile; each one is checked against the clock state it names.
 ACTIONS: dict[str, ActionSpec] = {
     "timer_set": ActionSpec(
-        "timer_set", (Param("mode", "choice", label="Timer", choices=MODES), _SECONDS),
-        label="Set the timer", commutes=True),
-    "timer_start": ActionSpec("timer_start", (), label="Start the countdown", commutes=True),
-    "timer_reset": ActionSpec("timer_reset", (), label="Reset the countdown", commutes=True),
-    "timer_pause": ActionSpec("timer_pause", (), label="Pause", commutes=True),
-    "timer_resume": ActionSpec("timer_resume", (), label="Resume", commutes=True),
+        "timer_set", (Param("mode", "choice", label="Timer", choices=MODES), _SECONDS, _STAMP),
+        label="Set the timer", commutes=True, step=STAMP),
+    "timer_start": ActionSpec("timer_start", (_STAMP,), label="Start the countdown", commutes=True, step=STAMP),
+    "timer_reset": ActionSpec("timer_reset", (_STAMP,), label="Reset the countdown", commutes=True, step=STAMP),
+    "timer_pause": ActionSpec("timer_pause", (_STAMP,), label="Pause", commutes=True, step=STAMP),
+    "timer_resume": ActionSpec("timer_resume", (_STAMP,), label="Resume", commutes=True, step=STAMP),
 }
+
+CLOCK_MOVED_ON = ("That tap was for the clock as it was before someone else's tap (or this "
+                  "phone's first one) changed it: nothing was changed. Here it is as it is now.")
+
+
+def stamp(clock: dict | None) -> int:
+    """The clock state a tap names: how many clock actions the table has taken."""
+    return (clock or {}).get("taps", 0)
+
 
 
 def parse_setting(raw_seconds) -> dict:
@@ -65,6 +79,7 @@ def new(options: dict) -> dict:
         "run_id": None,
         "cue": None,
         "cue_label": "",
+        "taps": 0,
     }
 
 
@@ -95,6 +110,7 @@ def apply(clock: dict, action: str, params: dict, at: float, cue, game_over: boo
     clock = dict(clock)
     if game_over and action != "timer_set":
         raise Rejected("The game is over: its time is recorded.")
+    clock["taps"] = stamp(clock) + 1
     if clock["started_at"] is None:
         clock["started_at"] = at
     if action == "timer_set":
@@ -184,7 +200,8 @@ def elapsed(clock: dict, now: float) -> float | None:
 def view(clock: dict | None, now: float) -> dict:
     """What every phone shows; the same for every seat."""
     if clock is None:
-        return {"mode": "off", "elapsed": None, "paused": False, "over": False, "countdown": None}
+        return {"mode": "off", "stamp": 0, "elapsed": None, "paused": False, "over": False,
+                "countdown": None}
     countdown = None
     active = clock["mode"] == "free" or (clock["mode"] == "turn" and clock["cue"] is not None)
     if clock["mode"] != "off" and active and clock["ended_at"] is None:
@@ -201,6 +218,7 @@ def view(clock: dict | None, now: float) -> dict:
     return {
         "mode": clock["mode"],
         "seconds": clock["seconds"],
+        "stamp": stamp(clock),
         "elapsed": elapsed(clock, now),
         "paused": _paused(clock),
         "over": clock["ended_at"] is not None,

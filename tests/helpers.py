@@ -2,6 +2,7 @@
 
 import re
 
+from companion import timers
 from companion.games import get_game
 
 
@@ -28,7 +29,7 @@ def act(client, code, action, params=None, version=None, seat=None, request_id=N
             "version": table["version"] if version is None else version}
     if seat is not None:
         body["seat"] = seat
-    if request_id:
+    if request_id is not None:
         body["request_id"] = request_id
     return client.post(f"/api/tables/{code}/actions", json=body)
 
@@ -39,6 +40,9 @@ def with_step(table, action, params):
     if not isinstance(params, dict):
         return params  # malformed on purpose: sent as it is
     params = dict(params)
+    if action in timers.ACTIONS and timers.STAMP not in params:
+        params[timers.STAMP] = table.get("clock", {}).get("stamp")  # as the page's hidden field
+        return params
     game = get_game(table.get("game"))
     spec = game.ACTIONS.get(action) if game else None
     steps = table.get("view", {}).get("steps", {})
@@ -67,6 +71,8 @@ def name_step(game, state, action, params):
 
     A value given explicitly (a stale one, in the tests of the refusal) is kept.
     """
+    if action in timers.ACTIONS and timers.STAMP not in params:
+        return {**params, timers.STAMP: timers.stamp(state.get("_clock"))}
     spec = game.ACTIONS.get(action)
     if spec is None or not spec.step or spec.step in params:
         return params

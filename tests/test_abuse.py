@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from limits.storage import MemoryStorage
 
 from companion import PROJECT_ROOT, create_app, history, store, tables
+from companion.db import get_db
 from companion.web.limits import DatabaseStorage, limiter
 
 from .helpers import act, create_tiny, take
@@ -64,23 +65,63 @@ def test_a_real_table_never_counts_and_other_routes_are_not_limited(app, client)
     assert client.get("/history").status_code == 200
 
 
-def test_seated_phones_and_the_host_are_never_blocked_by_others_typos(app, make_client):
+def test_seated_phones_and_the_host_are_never_held_back_by_others_typos(app, make_client):
     app.config["CODE_GUESS_LIMIT"] = "3 per minute"
+    app.config["CODE_GUESS_PACE_SECONDS"] = 0.01
     host, seated, stranger, typist = (make_client() for _ in range(4))
     code = create_tiny(host)
     take(seated, code, 0)
     # Every phone behind one address (a club's router): someone types wrong codes.
     assert [typist.get(f"/t/{UNKNOWN}").status_code for _ in range(4)] == [404, 404, 404, 429]
-    assert typist.get(f"/t/{code}").status_code == 429
-    assert stranger.get(f"/join/{code}").status_code == 429
+    # Past the limit a wrong code is refused, while the right one still opens the table.
+    assert typist.get(f"/t/{UNKNOWN}").status_code == 429
+    assert typist.get(f"/t/{code}").status_code == 200
+    assert stranger.get(f"/join/{code}").status_code == 200
     for url in (f"/t/{code}", f"/t/{code}/view", f"/t/{code}/log", f"/api/tables/{code}"):
         assert seated.get(url).status_code == 200, url
         assert host.get(url).status_code == 200, url
     assert act(seated, code, "add", {"amount": 2}).status_code == 200
     assert host.post(f"/api/tables/{code}/seats/1").status_code == 201
-    # A cookie holding a token of another table does not help.
-    other = create_tiny(make_client())
-    assert seated.get(f"/t/{other}").status_code == 429
+    # A cookie holding a token of another table buys no more wrong guesses.
+    assert seated.get("/t/QQQQ").status_code == 429
+
+
+def test_one_phones_typos_do_not_lock_a_venue_out(app, make_client):
+    """At a club every phone shares one public address. After 31 wrong codes from it, with
+    the limits as shipped, a new phone opens a real join link and takes a free seat."""
+    assert app.config["CODE_GUESS_LIMIT"] != "30 per minute"  # the suite's own, lifted
+    app.config["CODE_GUESS_LIMIT"] = "30 per minute"
+    host, typist, newcomer = make_client(), make_client(), make_client()
+    code = create_tiny(host)
+    guesses = [typist.get(f"/join/{UNKNOWN}").status_code for _ in range(31)]
+    assert guesses == [404] * 30 + [429]
+    page = newcomer.get(f"/join/{code}")
+    assert page.status_code == 200 and "Ben" in page.get_data(as_text=True)
+    taken = newcomer.post(f"/join/{code}", data={"seat": "1"})
+    assert taken.status_code == 302 and taken.headers["Location"].endswith(f"/t/{code}")
+    assert newcomer.get(f"/api/tables/{code}").get_json()["my_seats"] == [1]
+    # The typist's next wrong code is still refused: guessing stays as expensive.
+    assert typist.get(f"/join/{UNKNOWN}").status_code == 429
+
+
+def test_past_the_limit_look_ups_wait_their_turn_and_a_full_queue_refuses_alike(app, make_client):
+    """Over the limit each look-up from the address takes the next turn in the database
+    (shared by every server) before the table is read; beyond the longest wait, every code,
+    real or not, is refused the same way and books nothing."""
+    app.config.update(CODE_GUESS_LIMIT="2 per minute", CODE_GUESS_PACE_SECONDS=60.0,
+                      CODE_GUESS_MAX_WAIT_SECONDS=0.0)
+    host, typist = make_client(), make_client()
+    code = create_tiny(host)
+    assert [typist.get(f"/t/{UNKNOWN}").status_code for _ in range(3)] == [404, 404, 429]
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        turn = conn.execute("SELECT expires_at FROM rate_limit WHERE bucket LIKE 'code-pace/%'").fetchone()[0]
+    finally:
+        conn.close()
+    assert turn > time.time() + 30  # the next look-up's turn, a pace from now
+    for url in (f"/t/{UNKNOWN}", f"/t/{code}", f"/join/{code}"):
+        resp = make_client().get(url)
+        assert resp.status_code == 429 and "waits its turn" in resp.get_data(as_text=True), url
 
 
 def test_the_counter_is_shared_by_processes_on_one_database(app, client):
@@ -213,6 +254,22 @@ def test_writes_need_an_origin_or_referer_of_this_very_site(app, client):
     assert bare_client(app).post("/api/tables", headers={"Referer": f"http://localhost/t/{code}"},
                                  **body).status_code == 201
     assert bare_client(app).post("/api/tables", headers={"Origin": "http://localhost:80"},
+                                 **body).status_code == 201
+
+
+def test_an_origin_is_scheme_host_and_port_and_nothing_else(app):
+    """Origin: http://localhost/x or http://evil@localhost names this site's host, but no
+    browser sends such a thing: a write carrying one is refused and changes nothing."""
+    body = {"json": {"game": "tiny", "players": ["A", "B"]}}
+    for origin in ("http://localhost/x", "http://localhost/", "http://evil@localhost",
+                   "http://evil:pw@localhost", "http://localhost?x=1", "http://localhost#top",
+                   "http://localhost:80/t/ABCD"):
+        resp = bare_client(app).post("/api/tables", headers={"Origin": origin}, **body)
+        assert resp.status_code == 403, origin
+        assert "other sites" in resp.get_json()["error"], origin
+    with app.app_context():
+        assert get_db().execute("SELECT COUNT(*) AS n FROM game_table").fetchone()["n"] == 0
+    assert bare_client(app).post("/api/tables", headers={"Origin": "http://localhost"},
                                  **body).status_code == 201
 
 

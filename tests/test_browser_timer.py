@@ -5,6 +5,7 @@ import re
 import pytest
 
 from .browser import browser, live_server, phones, shot  # noqa: F401  (fixtures)
+from .helpers import with_step
 from .test_browser_table import join
 
 pytestmark = pytest.mark.browser
@@ -18,9 +19,10 @@ def seconds_shown(page):
 
 def post_action(page, base, code, action, params):
     """What a phone's form does, through the JSON API with the phone's own cookies."""
-    version = page.request.get(f"{base}/api/tables/{code}").json()["version"]
+    table = page.request.get(f"{base}/api/tables/{code}").json()
     resp = page.request.post(f"{base}/api/tables/{code}/actions",
-                             data={"action": action, "params": params, "version": version},
+                             data={"action": action, "params": with_step(table, action, params),
+                                   "version": table["version"]},
                              headers={"Origin": base})
     assert resp.ok, resp.text()
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from companion import create_app, store, tables
+from companion import create_app, store, tables, timers
 from companion.games import GAMES, explorers_of_the_woodlands, mysterious_forest, wicked_forest
 from companion.web.limits import limiter
 
@@ -107,6 +107,8 @@ def draw_params(data, rng, spec, view, n_players, hostile):
             params[param.name] = data.draw(bad_value(param))
         elif param.name == "decision" and roll < 0.9:
             params[param.name] = view.get("decision")  # the card waiting for picks
+        elif param.name == timers.STAMP and roll < 0.9:
+            params[param.name] = view.get("clock_stamp")  # the clock state the page shows
         elif param.name == "card" and roll < 0.9:
             params[param.name] = view.get("current_card")  # the Path card in play
         elif param.kind == "seat" and roll < 0.7 and useful_players(view):
@@ -194,7 +196,7 @@ def run_sequence(app, game_id, data):
     for _ in range(data.draw(st.integers(1, 120), label="steps")):
         before = table.row()
         live_before = len(table.live())
-        view = game.view(before.snapshot, None)
+        view = {**game.view(before.snapshot, None), "clock_stamp": timers.stamp(before.snapshot.get("_clock"))}
         # Most steps come from a seated phone with the version it saw, so the game moves on;
         # the others are hostile in every field at once.
         hostile = rng.random() < 0.25

@@ -205,6 +205,58 @@ def test_postgresql_lost_mid_game_answers_503_and_recovers_by_itself(linked):
     assert version_in_database(direct, code) == (2, 2)
 
 
+def wait_for(condition, what):
+    limit = time.monotonic() + WAIT
+    while not condition():
+        assert time.monotonic() < limit, what
+        time.sleep(0.02)
+
+
+def test_while_postgresql_is_lost_requests_do_not_wait_for_it_and_it_is_back_with_the_server(linked, monkeypatch):
+    """Once the server is found lost, every request is refused 503 without waiting for the
+    pool (which kept each worker on one request for seconds); a background probe finds the
+    server back and the next request gets a fresh pool."""
+    through, link, direct = linked
+    monkeypatch.setattr(pgstore, "POOL_TIMEOUT", 3.0)  # as shipped
+    app = make_app(through)
+    phone = app.test_client()
+    code = create_tiny(phone)
+    take(phone, code, 0)
+    assert act(phone, code, "add", {"amount": 2}, version=0).status_code == 200
+    breaker = pgstore.breaker(through)
+    old_pool = pgstore._pools[(os.getpid(), through)]
+    assert not breaker.is_open
+
+    link.cut()
+    assert phone.get(f"/api/tables/{code}").status_code == 503
+    assert breaker.is_open
+    real_getconn = pgstore.ConnectionPool.getconn
+
+    def no_waiting(*args, **kwargs):
+        raise AssertionError("a request waited for the pool while the server was known lost")
+
+    monkeypatch.setattr(pgstore.ConnectionPool, "getconn", no_waiting)
+    for url in (f"/api/tables/{code}", f"/t/{code}", "/", f"/api/tables/{UNKNOWN}"):
+        resp = phone.get(url)
+        assert resp.status_code == 503 and resp.headers["Retry-After"] == "2", url
+    refused = phone.post(f"/api/tables/{code}/actions", json={
+        "action": "add", "params": {"amount": 5}, "version": 1, "request_id": "r-out"})
+    assert refused.status_code == 503 and "nothing was changed" in refused.get_json()["error"]
+    # The probe keeps trying while the server is away, and the breaker stays open.
+    probes = breaker.probes
+    wait_for(lambda: breaker.probes >= probes + 2, "the probe stopped trying")
+    assert breaker.is_open
+    monkeypatch.setattr(pgstore.ConnectionPool, "getconn", real_getconn)
+
+    link.restore()
+    wait_for(lambda: not breaker.is_open, "the probe did not find the server back")
+    retry = phone.post(f"/api/tables/{code}/actions", json={
+        "action": "add", "params": {"amount": 5}, "version": 1, "request_id": "r-out"})
+    assert retry.status_code == 200 and retry.get_json()["version"] == 2
+    assert pgstore._pools[(os.getpid(), through)] is not old_pool
+    assert version_in_database(direct, code) == (2, 2)
+
+
 def test_a_write_whose_database_is_lost_mid_transaction_is_not_half_applied(linked, monkeypatch):
     through, link, direct = linked
     app = make_app(through)

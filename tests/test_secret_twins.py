@@ -180,8 +180,10 @@ class TwinTables(RuleBasedStateMachine):
         second = send(self.twins[1], flipped_params if flipped_params is not None else params)
         status = self.same_status([first, second])
         self.after_write()
-        # The answer goes to the acting seat: it may show that seat's own pick.
-        if not self.owned_views(name) and seat not in self.diverged and flipped_params is None:
+        # The answer goes to the acting seat: it may show that seat's own pick. A phone passed
+        # around shows a pick only in the answer to that very pick (flipped: not compared).
+        passed_on = self.passed_around(name)
+        if flipped_params is None and (passed_on or (not self.owned_views(name) and seat not in self.diverged)):
             self.compare(f"the answer to {action}", answer(first), answer(second))
         return status, first
 
@@ -520,8 +522,6 @@ class TwinTables(RuleBasedStateMachine):
             for (rule_, url, headers), (_, _, _) in zip(*listing):
                 if rule_.endpoint == "pages.table_view" and "?as=" in url and not passed:
                     continue
-                if rule_.endpoint == "api.read" and "?seat=" in url and passed:
-                    continue  # a seat's own JSON view: its owner asking
                 FIGURES["routes"].add(rule_.rule)
                 FIGURES["reads"] += 2
                 if rule_.endpoint == "pages.events":
@@ -539,8 +539,12 @@ class TwinTables(RuleBasedStateMachine):
             return
         self.rules_run += 1
         for name in self.observer_phones():
-            for url, headers in ((f"/t/{CODE}/view", HX), (f"/api/tables/{CODE}", {}),
-                                 (f"/api/tables/{CODE}/actions", {})):
+            reads = [(f"/t/{CODE}/view", HX), (f"/api/tables/{CODE}", {}), (f"/api/tables/{CODE}/actions", {})]
+            if self.passed_around(name):
+                # Whoever holds the passed phone asks for each seat's view, as it may any time.
+                reads += [(f"/api/tables/{CODE}?seat={s}", {}) for s, owner in sorted(self.owner.items())
+                          if owner == name]
+            for url, headers in reads:
                 self.compare(f"{url} read by {name}",
                              *[answer(t.phone(name).get(url, headers=headers)) for t in self.twins])
             self.compare(f"the view event pushed to {name}", *[self.pushed(t, name) for t in self.twins])

@@ -6,6 +6,8 @@ import pytest
 
 from companion import store, tables
 
+from .helpers import act, create_tiny, take
+
 
 def new_table(conn, players=("Ana", "Ben", "Cara")):
     code, host = tables.create_table(conn, "tiny", list(players), {"start": "2"}, random.Random(1))
@@ -59,6 +61,79 @@ def test_same_request_id_applies_once(conn):
     again = tables.apply_action(conn, code, [0], 0, "add", {"amount": 2}, 0, "tap-1")
     assert again.repeated and not first.repeated
     assert tables.load(conn, code).snapshot["count"] == 4
+
+
+def test_a_request_id_used_by_another_phone_is_refused_not_taken_for_a_retry(conn):
+    code, _ = new_table(conn)
+    tables.take_seat(conn, code, 0)
+    tables.take_seat(conn, code, 1)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 2}, 0, "same-1")
+    with pytest.raises(tables.ReusedRequestId, match="another phone") as refused:
+        tables.apply_action(conn, code, [1], 1, "add", {"amount": 2}, 1, "same-1")
+    assert refused.value.status == 409
+    table = tables.load(conn, code)
+    assert table.snapshot["count"] == 4 and table.version == 1
+
+
+def test_a_request_id_reused_with_other_values_is_refused(conn):
+    code, _ = new_table(conn)
+    tables.take_seat(conn, code, 0)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 1}, 0, "tap-1")
+    for action, params in (("add", {"amount": 4}), ("pick", {"color": "red"})):
+        with pytest.raises(tables.ReusedRequestId, match="different request"):
+            tables.apply_action(conn, code, [0], 0, action, params, 1, "tap-1")
+    with pytest.raises(tables.ReusedRequestId, match="different request"):
+        tables.undo(conn, code, [0], 1, "tap-1")
+    table = tables.load(conn, code)
+    assert table.snapshot["count"] == 3 and table.version == 1
+    # The same request again is a retry: applied once, answered as repeated.
+    assert tables.apply_action(conn, code, [0], 0, "add", {"amount": "1"}, 0, "tap-1").repeated
+
+
+def test_a_retried_undo_from_another_phone_is_refused(conn):
+    code, _ = new_table(conn)
+    tables.take_seat(conn, code, 0)
+    tables.take_seat(conn, code, 1)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 1}, 0)
+    tables.apply_action(conn, code, [0], 0, "add", {"amount": 2}, 1)
+    tables.undo(conn, code, [0], 2, "undo-1")
+    with pytest.raises(tables.ReusedRequestId, match="another phone"):
+        tables.undo(conn, code, [1], 3, "undo-1")
+    assert tables.undo(conn, code, [0], 3, "undo-1").repeated
+    assert tables.load(conn, code).snapshot["count"] == 3
+
+
+def test_a_withdrawn_pick_keeps_no_trace_of_its_value_but_its_retry_is_still_known(conn):
+    code, _ = new_table(conn)
+    tables.take_seat(conn, code, 0)
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "red"}, 0, "pick-1")
+    tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 1, "pick-2")  # a change of mind
+    table = tables.load(conn, code)
+    keys = {row["request_id"]: row["request_key"] for row in conn.execute(
+        "SELECT request_id, request_key FROM action WHERE table_id = ?", (table.id,))}
+    assert keys["pick-1"].endswith("|pick|" + store.REQUEST_KEY_WITHDRAWN)
+    assert not keys["pick-2"].endswith(store.REQUEST_KEY_WITHDRAWN)
+    # The late retry of the withdrawn pick is still that request: not applied again.
+    assert tables.apply_action(conn, code, [0], 0, "pick", {"color": "red"}, 1, "pick-1").repeated
+    assert tables.load(conn, code).snapshot["picks"][0] == "blue"
+
+
+def test_a_request_id_may_be_a_json_integer_the_same_as_its_text(make_client):
+    phone, other = make_client(), make_client()
+    code = create_tiny(phone)
+    take(phone, code, 0)
+    take(other, code, 1)
+    first = act(phone, code, "add", {"amount": 2}, seat=0, request_id=7)
+    assert first.status_code == 200 and first.get_json()["repeated"] is False
+    again = act(phone, code, "add", {"amount": 2}, version=0, seat=0, request_id="7")
+    assert again.status_code == 200 and again.get_json()["repeated"] is True
+    for client, params, seat in ((phone, {"amount": 3}, 0), (other, {"amount": 2}, 1)):
+        refused = act(client, code, "add", params, seat=seat, request_id=7)
+        assert refused.status_code == 409 and "request id was already used" in refused.get_json()["error"]
+    for bad in (True, 2.5, [7], "x" * 65):
+        resp = act(phone, code, "add", {"amount": 1}, seat=0, request_id=bad)
+        assert resp.status_code == 400 and "request id" in resp.get_json()["error"]
+    assert phone.get(f"/api/tables/{code}").get_json()["version"] == 1
 
 
 def test_secret_pick_is_accepted_against_an_old_version(conn):

@@ -1,6 +1,7 @@
 """The table clock: arithmetic on server timestamps with an injected clock, never a real sleep."""
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -206,11 +207,11 @@ def test_wicked_forest_decision_countdown_follows_the_reveals(conn, server_time)
 def test_timer_actions_are_logged_undoable_and_refold_exactly(conn, server_time):
     code, _ = tables.create_table(conn, "woodland-wizards", ["Ana", "Ben"], {"first_player": "0"},
                                   random.Random(1))
-    out = tables.apply_action(conn, code, [0], 0, "timer_set", {"mode": "free", "seconds": "60"}, 0)
+    out = tables.apply_action(conn, code, [0], 0, "timer_set", {"mode": "free", "seconds": "60", "clock": 0}, 0)
     assert out.events == ["Countdown set to 1 min."]
-    tables.apply_action(conn, code, [0], 0, "timer_start", {}, 1)
+    tables.apply_action(conn, code, [0], 0, "timer_start", {"clock": 1}, 1)
     server_time["t"] += 20
-    tables.apply_action(conn, code, [1], 1, "timer_pause", {}, 2)
+    tables.apply_action(conn, code, [1], 1, "timer_pause", {"clock": 2}, 2)
     server_time["t"] += 100
     assert clock_of(conn, code, server_time["t"])["countdown"]["remaining"] == pytest.approx(40)
     table = tables.load(conn, code)
@@ -221,17 +222,20 @@ def test_timer_actions_are_logged_undoable_and_refold_exactly(conn, server_time)
     tables.undo(conn, code, [0], 3)
     clock = clock_of(conn, code, server_time["t"])
     assert not clock["paused"] and clock["countdown"]["time_up"]
-    # A stale phone's pause is taken: timer taps from two phones do not refuse each other.
-    tables.apply_action(conn, code, [0], 0, "timer_pause", {}, 1)
-    with pytest.raises(tables.TableError, match="already paused"):
-        tables.apply_action(conn, code, [1], 1, "timer_pause", {}, 1)
+    assert clock["stamp"] == 2  # the undone pause is no longer a state of the clock
+    # A phone that missed a move of the game still pauses: it names the clock as it is.
+    tables.apply_action(conn, code, [0], 0, "timer_pause", {"clock": 2}, 1)
+    # The other phone's tap meant for the same clock state is not applied a second time.
+    with pytest.raises(tables.Stale, match="nothing was changed"):
+        tables.apply_action(conn, code, [1], 1, "timer_pause", {"clock": 2}, 1)
 
 
 def test_bad_timer_input_changes_nothing(conn, server_time):
     code, _ = tables.create_table(conn, "woodland-wizards", ["Ana", "Ben"], {"first_player": "0"},
                                   random.Random(1))
     for params in ({"mode": "free", "seconds": "2"}, {"mode": "free", "seconds": "99999"},
-                   {"mode": "sometimes", "seconds": "60"}, {"mode": "free"}, {"seconds": "x"}):
+                   {"mode": "sometimes", "seconds": "60"}, {"mode": "free"}, {"seconds": "x"},
+                   {"mode": "free", "seconds": "60"}, {"mode": "free", "seconds": "60", "clock": "-1"}):
         with pytest.raises(tables.TableError):
             tables.apply_action(conn, code, [0], 0, "timer_set", params, 0)
     with pytest.raises(tables.TableError):
@@ -245,7 +249,7 @@ def test_recorded_duration_leaves_pauses_out(conn, server_time):
     witch = {"flowers": 0, "witch": True}
     steps = ((0, "reveal", {"card": 1, **witch}, 0), (0, "choose", {"choice": "stay", "decision": 1}, 60),
              (1, "choose", {"choice": "stay", "decision": 1}, 0), (0, "reveal", {"card": 2, **witch}, 240),
-             (0, "timer_pause", {}, 0), (1, "timer_resume", {}, 900), (0, "finish", {}, 1200))
+             (0, "timer_pause", {"clock": 0}, 0), (1, "timer_resume", {"clock": 1}, 900), (0, "finish", {}, 1200))
     version = 0
     for seat, action, params, gap in steps:
         server_time["t"] += gap
@@ -287,3 +291,52 @@ def _accepted(game, state, name):
     except Exception:
         return False
     return True
+
+
+def test_three_parallel_reset_taps_give_one_log_line_and_one_undo(client, make_client):
+    """Three phones tap the countdown's Reset at once, each with its own request id: each
+    form names the clock state it was shown, so the first tap resets and the others are
+    refused; one line in the log, and one undo takes the reset back."""
+    from .helpers import hidden, take
+
+    resp = client.post("/api/tables", json={"game": "woodland-wizards", "players": ["Ana", "Ben", "Cara"],
+                                            "options": {"first_player": "0"}})
+    code = resp.get_json()["code"]
+    phones = [client, make_client(), make_client()]
+    for seat, phone in enumerate(phones):
+        take(phone, code, seat)
+    version = resp.get_json()["version"]
+    for action, params in (("timer_set", {"mode": "free", "seconds": 60}), ("timer_start", {})):
+        stamp = client.get(f"/api/tables/{code}").get_json()["clock"]["stamp"]
+        version = client.post(f"/api/tables/{code}/actions", json={
+            "action": action, "params": {**params, "clock": stamp}, "version": version}).get_json()["version"]
+    # Every phone's page shows the same Reset form, naming the same clock state.
+    pages = [phone.get(f"/t/{code}").get_data(as_text=True) for phone in phones]
+    forms = [re.search(r'<form[^>]*>(?:(?!</form>).)*name="action" value="timer_reset".*?</form>', page, re.S).group(0)
+             for page in pages]
+    stamps = {hidden(form, "clock") for form in forms}
+    assert stamps == {"2"}
+    answers = [phone.post(f"/t/{code}/act", headers={"HX-Request": "true"}, data={
+        "action": "timer_reset", "clock": hidden(form, "clock"), "version": str(version),
+        "seat": str(seat), "rid": f"reset-{seat}"}) for seat, (phone, form) in enumerate(zip(phones, forms))]
+    assert all(resp.status_code == 200 for resp in answers)
+    log = client.get(f"/api/tables/{code}/actions").get_json()["actions"]
+    assert [line["action"] for line in log].count("timer_reset") == 1
+    assert client.get(f"/api/tables/{code}").get_json()["version"] == version + 1
+    undone = client.post(f"/api/tables/{code}/undo", json={"version": version + 1}).get_json()
+    assert "Undone: Ana reset the countdown" in undone["events"][0]
+    log = client.get(f"/api/tables/{code}/actions").get_json()["actions"]
+    assert [line["action"] for line in log] == ["timer_set", "timer_start"]
+
+
+def test_the_stamp_counts_clock_actions_and_a_clock_from_before_it_is_at_zero():
+    clock = free_clock(60)
+    assert timers.stamp(clock) == 0 and timers.view(clock, 100.0)["stamp"] == 0
+    clock = act(clock, "timer_start", 101.0)
+    clock = act(clock, "timer_pause", 102.0)
+    assert timers.stamp(clock) == 2 and timers.view(clock, 103.0)["stamp"] == 2
+    # A game action moves the clock but is no tap on it.
+    assert timers.stamp(timers.after_game_action(clock, None, False, 104.0)) == 2
+    older = {key: value for key, value in clock.items() if key != "taps"}  # stored before stamps
+    assert timers.stamp(older) == 0 and timers.stamp(None) == 0
+    assert timers.stamp(act(older, "timer_resume", 105.0)) == 1

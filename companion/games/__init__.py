@@ -52,10 +52,19 @@ def game_result(game: ModuleType, state: dict) -> dict | None:
     }
 
 
-def json_view(game: ModuleType, state: dict, seat) -> dict:
+# The keys of a seat's view that hold that seat's own unrevealed pick.
+OWN_PICK_KEYS = ("my_choice",)
+
+
+def json_view(game: ModuleType, state: dict, seat, own_pick: bool = True) -> dict:
     """What a seat may see, as the JSON API gives it: the game's view with its ending in the
-    shape every game shares."""
+    shape every game shares. Without `own_pick` the seat's unrevealed pick is left out (a
+    phone passed around shows it only in the answer to that very pick)."""
     view = game.view(state, seat)
+    if not own_pick:
+        for key in OWN_PICK_KEYS:
+            if key in view:
+                view[key] = None
     for key in OWN_RESULT_KEYS:
         view.pop(key, None)
     view["result"] = game_result(game, state)

@@ -30,13 +30,18 @@ def _seat_arg(raw):
     return raw
 
 
-def table_json(code, seat=None, **extra):
-    """The table as this phone may see it: its seats and the game's view for one of them."""
+def table_json(code, seat=None, just_chose=False, **extra):
+    """The table as this phone may see it: its seats and the game's view for one of them.
+
+    A phone holding several seats is passed around the table: as on its private screen, a
+    seat's own unrevealed pick shows only in the answer to that pick (`just_chose`), never
+    when the view is read again, so the next person holding the phone cannot look it up."""
     table = tables.load(get_db(), code)
     held = phone.held_seats(table)
     if seat is not None and seat not in held:
         raise tables.Forbidden("This phone does not hold that seat.")
     viewer = seat if seat is not None else (held[0] if len(held) == 1 else None)
+    own_pick = len(held) == 1 or just_chose
     game = get_game(table.game)
     data = {
         "code": table.code,
@@ -46,7 +51,7 @@ def table_json(code, seat=None, **extra):
         "seats": tables.seat_list(get_db(), table, held),
         "my_seats": held,
         "view_as": viewer,
-        "view": json_view(game, table.snapshot, viewer),
+        "view": json_view(game, table.snapshot, viewer, own_pick),
         "clock": timers.view(table.snapshot.get("_clock"), time.time()),
         "join_url": join_url(table.code),
         # The table its group plays next (a rematch, the next chapter), once one is made.
@@ -133,8 +138,10 @@ def apply(code):
     except tables.TableError as exc:
         return _refusal(code, exc, seat if seat in held else None)
     live_hub().notify(table.code)
-    return jsonify(table_json(code, seat if seat in held else None, events=outcome.events,
-                              repeated=outcome.repeated))
+    spec = tables.all_actions(get_game(table.game)).get(body.get("action"))
+    just_chose = seat in held and spec is not None and spec.secret and not outcome.repeated
+    return jsonify(table_json(code, seat if seat in held else None, just_chose,
+                              events=outcome.events, repeated=outcome.repeated))
 
 
 @bp.post("/tables/<code>/undo")

@@ -65,6 +65,16 @@ def _origin(url: str | None):
     return parts.scheme, parts.hostname.lower(), port
 
 
+def _exact_origin(value: str):
+    """An Origin header's (scheme, host, port), or None: an origin is scheme://host[:port]
+    and nothing else, so one with a path, a query, a fragment or a user name is refused
+    (a browser never sends those; something that does is not a page of this site)."""
+    parts = urlsplit(value)
+    if parts.path or parts.query or parts.fragment or "@" in parts.netloc or "#" in value or "?" in value:
+        return None
+    return _origin(value)
+
+
 def cross_site_refusal() -> str | None:
     """Why a write does not come from a page of this very site, or None when it does.
 
@@ -73,7 +83,7 @@ def cross_site_refusal() -> str | None:
     here = _origin(request.host_url)
     origin = request.headers.get("Origin")
     if origin is not None:
-        return None if _origin(origin) == here else "Requests from other sites are refused."
+        return None if _exact_origin(origin) == here else "Requests from other sites are refused."
     if _origin(request.referrer) == here:
         return None
     return ("Requests from other sites are refused: this one did not say which page sent it "

@@ -5,6 +5,7 @@ machine sharing the database, counts the same misses.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
@@ -13,7 +14,9 @@ from urllib.parse import unquote, urlsplit
 from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
+from limits import parse
 from limits.storage import Storage
+from werkzeug.exceptions import NotFound
 
 from .. import store, tables
 from ..db import database_of
@@ -75,6 +78,9 @@ class DatabaseStorage(Storage):
     def clear(self, key: str) -> None:
         self._run(lambda conn: store.limit_clear(conn, key))
 
+    def take_turn(self, key: str, pace: float, longest: float, now: float) -> float | None:
+        return self._run(lambda conn: store.limit_turn(conn, key, pace, longest, now))
+
 
 def storage_uri(database: str) -> str:
     if store.is_postgres_url(database):
@@ -100,11 +106,75 @@ def _config(name: str):
     return lambda: current_app.config[name]
 
 
-# Only answers of "no such table" count, so a phone at a real table is never slowed down.
-code_lookup = limiter.shared_limit(
-    _config("CODE_GUESS_LIMIT"), scope="code-guess",
-    deduct_when=lambda response: response.status_code == 404, exempt_when=_holds_this_table,
-    error_message="Too many wrong table codes from this address. Wait a minute, then try again.")
+TOO_MANY_CODES = "Too many wrong table codes from this address. Wait a minute, then try again."
+CODES_QUEUED = ("Too many table codes from this address just now: each waits its turn. "
+                "Wait a few seconds, then try again.")
+
+
+class TooManyCodes(tables.TableError):
+    status = 429
+
+
+def code_lookup(view):
+    """Wrong table codes from one address are counted (CODE_GUESS_LIMIT); past the limit the
+    address is not shut out but paced: each of its code look-ups waits for its own turn,
+    CODE_GUESS_PACE_SECONDS after the one before, then a real table opens as usual and a
+    wrong code is answered 429. Typos at a club sharing one address cost the next phone a
+    few seconds, not a minute of refusals; a guesser gets one look-up per turn. Existing and
+    missing codes wait alike (the turn is taken before the table is looked up), and when
+    the queue is longer than CODE_GUESS_MAX_WAIT_SECONDS every look-up is refused alike.
+    The counter and the turns live in the shared store, so every server paces together."""
+
+    @functools.wraps(view)
+    def guarded(*args, **kwargs):
+        if _holds_this_table():
+            return view(*args, **kwargs)
+        item = parse(current_app.config["CODE_GUESS_LIMIT"])
+        who = ("code-guess", get_remote_address())
+        over = not limiter.limiter.test(item, *who)
+        if over:
+            wait = _take_turn(who[1])
+            if wait is None:
+                raise TooManyCodes(CODES_QUEUED)
+            if wait > 0:
+                time.sleep(wait)  # a green thread's wait under gevent
+        try:
+            response = current_app.make_response(view(*args, **kwargs))
+        except (tables.NotFound, NotFound):
+            _missed(item, who, over)
+            raise
+        if response.status_code == 404:
+            _missed(item, who, over)
+        return response
+
+    return guarded
+
+
+def _missed(item, who, over: bool) -> None:
+    limiter.limiter.hit(item, *who)
+    if over:
+        raise TooManyCodes(TOO_MANY_CODES)
+
+
+_turns: dict[str, float] = {}  # the pace of a store other than the database (memory://)
+_turns_lock = threading.Lock()
+
+
+def _take_turn(address: str) -> float | None:
+    """Seconds until this request's turn at a paced address (0: now), or None when the
+    queue is longer than the longest wait."""
+    config = current_app.config
+    pace, longest = float(config["CODE_GUESS_PACE_SECONDS"]), float(config["CODE_GUESS_MAX_WAIT_SECONDS"])
+    storage = limiter.storage
+    now = time.time()
+    if isinstance(storage, DatabaseStorage):
+        return storage.take_turn(f"code-pace/{address}", pace, longest, now)
+    with _turns_lock:
+        turn = max(_turns.get(address, 0.0), now)
+        if turn - now > longest:
+            return None
+        _turns[address] = turn + pace
+        return turn - now
 
 # Only tables actually made count (an answer of 201 or a redirect), not forms sent back.
 table_creation = limiter.shared_limit(

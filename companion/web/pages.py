@@ -66,7 +66,8 @@ def view_context(reads, held, as_seat=None, notice=None, notice_kind="error", ju
         # What the shared parts read besides the public view: the public log and the clock's
         # setting (not its running figures, which move with the time, not the version).
         return {"log": tables.log_lines(conn, table, limit=LOG_LINES, newest=newest),
-                "clock": {"mode": clock["mode"], "seconds": clock.get("seconds", "")},
+                "clock": {"mode": clock["mode"], "seconds": clock.get("seconds", ""),
+                          "stamp": clock["stamp"]},
                 "timer_presets": timers.SECONDS_PRESETS}
 
     return {

@@ -16,7 +16,8 @@ the CPU 4x slower (`Emulation.setCPUThrottlingRate`), 40 ms of latency, 20 Mbit/
    costs now that the phone has the page's assets.
 3. **Taps.** `--phones` phones (default 3) at one table of `--tap-game` (default Explorers
    of the Woodlands); `--taps` times (default 20) a phone taps the main card's primary
-   button, the next move (the first phone that shows one, in turn). From the tap (the
+   button, the next move (the first phone that shows one, in turn), `--think` seconds (default
+   1) after every phone showed the last tap, as a player reads the screen. From the tap (the
    `pointerdown` event's time) to the next paint after the new version of the view is in
    the page: on the tapping phone, and on each other phone (its stream pushed it). Clocks:
    every page's `performance.timeOrigin + now()`, one clock for the whole browser.
@@ -256,7 +257,7 @@ PRIMARY = "#view form button.primary.big:not([disabled]) >> visible=true"
 
 
 def measure_taps(browser, port: int, cpu: float, network: dict, game: str, phones: int, taps: int,
-                 trace: bool = False) -> dict:
+                 think: float = 1.0, trace: bool = False) -> dict:
     code = new_table(port, game)
     contexts, pages = [], []
     try:
@@ -285,6 +286,8 @@ def measure_taps(browser, port: int, cpu: float, network: dict, game: str, phone
             target = versions[tapper] + 1
             for p in pages:
                 p.wait_for_function("(v) => __ft.shown.some(([version]) => version >= v)", arg=target, timeout=20_000)
+            # A player reads the new screen before the next tap; the phones settle meanwhile.
+            page.wait_for_timeout(think * 1000)
             tapped = page.evaluate("(n) => __ft.taps[n]", taps_before)
             if trace:
                 for i, p in enumerate(pages):
@@ -319,7 +322,7 @@ def run_once(port: int, args, network: dict) -> dict:
         try:
             loads = measure_loads(browser, port, args.cpu, network, args.games)
             taps = measure_taps(browser, port, args.cpu, network, args.tap_game, args.phones, args.taps,
-                                 args.trace)
+                                 args.think, args.trace)
         finally:
             browser.close()
     return {"loads": loads, "taps": taps}
@@ -372,6 +375,7 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=40.0, help="ms added to each round trip")
     parser.add_argument("--down", type=float, default=20.0, help="Mbit/s down")
     parser.add_argument("--up", type=float, default=10.0, help="Mbit/s up")
+    parser.add_argument("--think", type=float, default=1.0, help="seconds between a tap's last screen and the next tap")
     parser.add_argument("--trace", action="store_true", help="print each tap's htmx events on every phone")
     parser.add_argument("--cap", type=float, default=900.0)
     args = parser.parse_args()

@@ -1,5 +1,5 @@
 """What a phone downloads to open a table: the first table at most 36 KB as sent, a second
-table on the same phone at most 8 KB, and the page's assets named early.
+table on the same phone at most 8 KB.
 
 Bytes are deterministic, so they are asserted here; how fast a phone shows them is measured
 by hand (bench/phone.py). Sizes are bodies as sent (compressed), as a browser that accepts
@@ -106,27 +106,3 @@ def test_a_second_table_on_the_same_phone_is_at_most_8_kb(client, game, players,
     asked_again = [client.get(url, headers={**CHROMIUM, "If-None-Match": tag}) for url, tag in kept.items()]
     assert all(resp.status_code == 304 for resp in asked_again)
     assert sent(page) + sum(sent(resp) for resp in asked_again) <= SECOND_TABLE
-
-
-@pytest.mark.parametrize("game,players,options", GAMES, ids=[g[0] for g in GAMES])
-def test_a_table_page_names_its_stylesheets_and_script_in_its_headers(client, game, players, options):
-    """A phone fetches them as soon as the headers arrive, not once it has parsed its way to
-    their tags (the game's stylesheet is in the body)."""
-    code = seated_table(client, game, players, options)
-    page = client.get(f"/t/{code}", headers=CHROMIUM)
-    tags = [(kind, url) for kind, url in loaded_assets(plain(page))
-            if kind in ("stylesheet", "script")]
-    named = re.findall(r"<([^>]+)>; rel=preload; as=(\w+)", page.headers.get("Link", ""))
-    assert sorted(named) == sorted((url, "style" if kind == "stylesheet" else "script") for kind, url in tags)
-    assert len(named) == 3  # app.css, the game's stylesheet, the script
-    # A view for htmx, and the stream that pushes views, load nothing: no header.
-    view = client.get(f"/t/{code}/view", headers={**CHROMIUM, "HX-Request": "true"})
-    assert view.status_code == 200 and "Link" not in view.headers
-
-
-def test_every_page_around_the_tables_names_what_it_loads(client):
-    for url in ("/", "/history", "/campaigns"):
-        page = client.get(url, headers=CHROMIUM)
-        named = {u for u, _as in re.findall(r"<([^>]+)>; rel=preload; as=(\w+)", page.headers.get("Link", ""))}
-        tags = {u for kind, u in loaded_assets(plain(page)) if kind in ("stylesheet", "script")}
-        assert named == tags and tags, url

@@ -18,7 +18,7 @@ import brotli
 import rcssmin
 import rjsmin
 import zopfli.gzip
-from flask import Blueprint, Response, abort, current_app, g, has_request_context, request
+from flask import Blueprint, Response, abort, current_app, request
 from werkzeug.security import safe_join
 
 from . import templating
@@ -45,8 +45,6 @@ COMPRESSIBLE = ("text/", "application/javascript", "application/json", "applicat
 # phone's first table page is some 3.7 KB lighter gzipped (app.js alone 6.7 KB -> 4.2 KB).
 # Files named *.min.* (htmx and its extensions) come minified already.
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
-# What a page's `Link` header has the phone fetch early (`as` of a preload), by extension.
-PRELOADS = {".css": "style", ".js": "script"}
 TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
          ".webmanifest": "application/manifest+json"}
 
@@ -141,38 +139,15 @@ def asset_url(kind: str, name: str) -> str:
     render, and looking at the file's time each time was 1 % of a move)."""
     app = current_app._get_current_object()
     if app.debug or app.testing:
-        url = _asset_url(kind, name)[0]
-    else:
-        made = app.extensions.setdefault("forest_asset_urls", {})
-        key = (kind, name, request.script_root if request else "")
-        url = made.get(key)
-        if url is None:
-            url, found = _asset_url(kind, name)
-            if found:  # a file missing for now (a deploy under way) is looked for again
-                made[key] = url
-    _note_preload(url, name)
+        return _asset_url(kind, name)[0]
+    made = app.extensions.setdefault("forest_asset_urls", {})
+    key = (kind, name, request.script_root if request else "")
+    url = made.get(key)
+    if url is None:
+        url, found = _asset_url(kind, name)
+        if found:  # a file missing for now (a deploy under way) is looked for again
+            made[key] = url
     return url
-
-
-def _note_preload(url: str, name: str) -> None:
-    """Keep a page's stylesheets and scripts for its `Link: rel=preload` header (a view
-    rendered for htmx or a stream loads none, so keeps none)."""
-    destination = PRELOADS.get(os.path.splitext(name)[1])
-    if destination and has_request_context() and not request.headers.get("HX-Request"):
-        g.setdefault("asset_preloads", {}).setdefault(url, destination)
-
-
-@bp.after_app_request
-def preload_header(response):
-    """A page names the stylesheets and script it loads in its response headers, so the
-    phone asks for them as soon as the headers arrive instead of once it has parsed as far
-    as their tags (on a slow phone's busy CPU some 0.1-0.3 s later; the game's stylesheet
-    is in the body). Cached ones cost nothing: the phone takes them from its cache."""
-    preloads = g.pop("asset_preloads", None)
-    if preloads and response.status_code == 200 and response.mimetype == "text/html":
-        response.headers.add("Link", ", ".join(f"<{url}>; rel=preload; as={destination}"
-                                               for url, destination in preloads.items()))
-    return response
 
 
 def _asset_url(kind: str, name: str) -> tuple[str, bool]:

@@ -91,7 +91,7 @@ class Server:
 
     def start(self, deadline: Deadline) -> None:
         self.tmp = tempfile.TemporaryDirectory(prefix="forest-bench-")
-        self.port = free_port()
+        self.port = self.port or free_port()  # a port given (a range of one's own) is kept
         env = dict(os.environ, FOREST_TABLE_DATABASE=str(Path(self.tmp.name) / "bench.sqlite"),
                    FOREST_TABLE_SECRET_KEY="bench-only-secret", FOREST_TABLE_HOST=HOST,
                    FOREST_TABLE_PORT=str(self.port), FOREST_TABLE_WORKERS=str(self.workers),

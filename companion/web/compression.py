@@ -105,10 +105,13 @@ def takes_gzip_only(request) -> bool:
 SETTINGS = {
     "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript", "application/javascript",
                            "application/json", "application/manifest+json", "image/svg+xml"],
-    # Browsers offer brotli only over HTTPS; on a plain-http LAN they get gzip.
+    # Browsers offer brotli only over HTTPS (Chromium on localhost too); on a plain-http LAN
+    # they get gzip.
     "COMPRESS_ALGORITHM": ["br", "gzip"],
     "COMPRESS_LEVEL": 6,
-    "COMPRESS_BR_LEVEL": 4,
+    # Brotli 5 against 4: a table page some 8 % smaller (Explorers 4.5 KB against 5.0 KB)
+    # for some 0.15 ms more per compressed answer; 9 and up take 7 ms and more.
+    "COMPRESS_BR_LEVEL": 5,
     "COMPRESS_MIN_SIZE": 500,
     "COMPRESS_STREAMS": False,
 }

@@ -276,6 +276,13 @@ def listing(conn, game: str | None, person: str | None, page: int = 0) -> dict:
         row["players"] = by_game.get(row["id"], [])
         row["winners"] = [s["name"] for s in row["players"] if s["winner"]]
         row["top"] = max((s["score"] for s in row["players"] if s["score"] is not None), default=None)
+        outcome = row.pop("outcome", None) or {}
+        # The row says how the game ended when the names alone cannot: stopped early, or
+        # equal scores that the tie-breaks decided.
+        row["ended_early"] = bool(outcome.get("ended_early"))
+        scores = [s["score"] for s in row["players"] if s["score"] is not None]
+        row["summary"] = (outcome.get("summary") if row["ended_early"]
+                          or len(scores) != len(set(scores)) else None)
     return {"games": rows, "more": more, "page": page,
             "person": people.name(name_key(person)) if person else None}
 
@@ -319,7 +326,7 @@ def stats(conn, game: str | None = None, page: int = 0) -> dict:
     results are over everyone."""
     people = People(conn)
     rows = [r for r in store.seat_results(conn, (FINISHED,))
-            if r["has_outcome"] and (not game or r["game"] == game)]
+            if r["has_outcome"] and not r["ended_early"] and (not game or r["game"] == game)]
     persons: dict[str, dict] = {}
     coop: dict[tuple, dict] = {}
     timeline: list[dict] = []

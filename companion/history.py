@@ -34,6 +34,7 @@ EXPORT_FORMAT = "forest-table-history"
 EXPORT_VERSION = 1
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
 PAGE_SIZE = 30
+SUMMARY_MAX = 3000
 STATS_PAGE_SIZE = 25  # people per page of the stats
 CHART_PEOPLE = 6
 
@@ -635,7 +636,8 @@ def clean_outcome(raw, seat_count: int, where: str = "outcome") -> dict | None:
         "score_by_round": by_round,
     }
     if "summary" in raw:
-        clean["summary"] = _text(raw.get("summary"), f"{where}.summary", 300, optional=True)
+        # Long enough for every tie-break of a twelve-player game, one sentence each.
+        clean["summary"] = _text(raw.get("summary"), f"{where}.summary", SUMMARY_MAX, optional=True)
     if raw.get("ended_early") is not None:
         # Kept only when said: a game the players stopped before the rules' end names no winner.
         clean["ended_early"] = _bool(raw.get("ended_early"), f"{where}.ended_early")

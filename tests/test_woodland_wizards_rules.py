@@ -608,7 +608,7 @@ def test_the_verdict_gives_the_tie_break_that_decided_the_game():
     view = ww.view(state, 0)
     assert view["verdict"] == {
         "winner": "Ben", "score": 19, "headline": "Ben wins with 19 points.",
-        "why": "Ben beats Ana: both 19, Ben holds the Golden Phoenix."}
+        "why": "Ben beats Ana: both 19, Ben holds the Golden Phoenix.", "ties": []}
     assert ww.outcome(state)["summary"] == ("Ben wins with 19 points. "
                                             "Ben beats Ana: both 19, Ben holds the Golden Phoenix.")
 
@@ -1400,7 +1400,7 @@ def test_the_view_of_round_four_and_of_the_end():
     view = ww.view(finished(new_game(2)), 1)
     assert (view["game_over"], view["final_is_preview"]) == (True, False)
     assert view["verdict"] == {"winner": "Ana", "score": 19, "headline": "Ana wins with 19 points.",
-                               "why": "19 points ahead of Ben (0)."}
+                               "why": "19 points ahead of Ben (0).", "ties": []}
     assert [phase["current"] for phase in view["phases"]] == [False] * 5
 
 

@@ -743,3 +743,30 @@ def test_the_view_holds_every_fact_the_screen_shows():
     possible = {e["key"]: e["possible"] for e in mf.view(state, None)["exchanges"]}
     assert possible == {"two_same": True, "equipment_loki": False, "three_different": True,
                         "any_four": True}
+
+
+@pytest.mark.parametrize("level, least", [("standard", 5), ("budding", 3), ("heroes", 1)])
+def test_the_backpack_takes_any_whole_number_above_the_levels_loki_tokens(level, least):
+    """Ruling: "the players may set any whole number above the Loki tokens of their level
+    (default the app's); a roll fills only the spaces left, so an odd number works." """
+    assert new_game(level=level, backpack=least)["backpack_size"] == least
+    with pytest.raises(Rejected, match="choose a whole number from"):
+        new_game(level=level, backpack=least - 1)
+    if least > 1:
+        assert f"needs room beyond its {least - 1} Loki tokens" in refused(
+            new_game(level=level), "change_setup", backpack_size=least - 1)
+    assert mf.view(new_game(level=level, backpack=least), None)["backpack_smaller"] is None
+    assert mf.view(new_game(level=level, backpack=least + 1), None)["backpack_smaller"] == least
+
+
+def test_an_odd_backpack_is_filled_by_a_last_roll_that_fills_the_one_space_left():
+    """"The Preparation Phase ends when all of the spaces of your Backpack are filled." A
+    Backpack of 9 at Standard: 4 Loki tokens, then 2 + 2 + 1."""
+    state = scouted(new_game(level="standard", backpack=9))
+    state = act(state, "pack", took="equipment")
+    state = act(state, "pack", took="loki_equipment")
+    assert state["phase"] == mf.PHASE_PACKING and mf.view(state, None)["backpack_left"] == 1
+    state = act(state, "pack", took="equipment")
+    assert "but the Backpack had room for 1 only." in state["events"][0]
+    assert state["phase"] == mf.PHASE_EXPEDITION and mf.backpack_filled(state) == 9
+    assert mf.roll_fills(state)[-1] == {"loki": 0, "equipment": 1, "no_token": 0, "no_room": 1}

@@ -326,3 +326,16 @@ def test_the_page_shows_the_facts_of_the_json_view(client):
         assert f'<p class="mf-tip">{tip}</p>' in page
     for offer in view["takes"]:
         assert f"<small>{offer['note']}</small>" in page
+
+
+def test_api_an_odd_backpack_is_accepted_and_filled_to_the_last_space(client):
+    code = new_table(client, backpack_size=9)
+    client.post(f"/join/{code}", data={"seat": "0"})
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    assert view["backpack_size"] == 9 and (view["backpack_smaller"], view["backpack_larger"]) == (8, 10)
+    view = ok(client, code, "change_setup", {"backpack_size": 7})["view"]
+    assert view["backpack_size"] == 7
+    resp = act(client, code, "change_setup", {"backpack_size": 4}, seat=0)
+    assert resp.status_code == 400 and "beyond its 4 Loki tokens" in resp.get_json()["error"]
+    form = client.get("/new/mysterious-forest").get_data(as_text=True)
+    assert 'name="backpack_size"' not in form  # not asked up front: the setup panel has it

@@ -280,3 +280,14 @@ def test_the_stack_count_and_its_correction_take_their_bounds_and_say_so():
                                                           random.Random(1)))
     state = act(act(classic, "place_tile", kind="growth"), "set_stack", stack=22)
     assert state["events"] == ["Forest stack set to 22 tiles."]
+
+
+def test_a_new_enraged_type_takes_its_place_in_the_types_order():
+    campaign = {**campaign_at(1), "enraged": ["snake"]}
+    new, _ = camp.record_result(campaign, "K7QM", table_state(1), random.Random(1))
+    assert new["enraged"] == ["plant", "snake"]
+
+
+def test_the_boss_track_at_its_last_space_loses_word_for_word():
+    state = act(act(standalone(4), "reveal_boss", boss="grimnor", track=12), "set_threat", threat=12)
+    assert state["result"]["reason"] == "The Boss's threat reached the last space of its track (12)."

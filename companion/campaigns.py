@@ -151,6 +151,10 @@ def confirm_end(conn, campaign_id, raw_code=None, rng: random.Random | None = No
                 f"Chapter {current.state['chapter']} has not ended yet at table {playing}: "
                 "play it to its victory or defeat, tally the Monsters of the final fight, "
                 "then confirm the end.")
+        waiting = rules.loot_waiting(table.snapshot)
+        if waiting:
+            # The Loot earned is carried only once taken: confirming first would lose it.
+            raise tables.TableError(waiting)
         state, lines = rules.record_result(current.state, playing, table.snapshot, rng)
         store.save_campaign(conn, row.id, state)
         store.add_campaign_events(conn, row.id, lines)

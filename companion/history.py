@@ -34,6 +34,7 @@ EXPORT_FORMAT = "forest-table-history"
 EXPORT_VERSION = 1
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
 PAGE_SIZE = 30
+SUMMARY_MAX = 3000
 STATS_PAGE_SIZE = 25  # people per page of the stats
 CHART_PEOPLE = 6
 
@@ -276,6 +277,13 @@ def listing(conn, game: str | None, person: str | None, page: int = 0) -> dict:
         row["players"] = by_game.get(row["id"], [])
         row["winners"] = [s["name"] for s in row["players"] if s["winner"]]
         row["top"] = max((s["score"] for s in row["players"] if s["score"] is not None), default=None)
+        outcome = row.pop("outcome", None) or {}
+        # The row says how the game ended when the names alone cannot: stopped early, or
+        # equal scores that the tie-breaks decided.
+        row["ended_early"] = bool(outcome.get("ended_early"))
+        scores = [s["score"] for s in row["players"] if s["score"] is not None]
+        row["summary"] = (outcome.get("summary") if row["ended_early"]
+                          or len(scores) != len(set(scores)) else None)
     return {"games": rows, "more": more, "page": page,
             "person": people.name(name_key(person)) if person else None}
 
@@ -319,7 +327,7 @@ def stats(conn, game: str | None = None, page: int = 0) -> dict:
     results are over everyone."""
     people = People(conn)
     rows = [r for r in store.seat_results(conn, (FINISHED,))
-            if r["has_outcome"] and (not game or r["game"] == game)]
+            if r["has_outcome"] and not r["ended_early"] and (not game or r["game"] == game)]
     persons: dict[str, dict] = {}
     coop: dict[tuple, dict] = {}
     timeline: list[dict] = []
@@ -645,7 +653,8 @@ def clean_outcome(raw, seat_count: int, where: str = "outcome") -> dict | None:
         "score_by_round": by_round,
     }
     if "summary" in raw:
-        clean["summary"] = _text(raw.get("summary"), f"{where}.summary", 300, optional=True)
+        # Long enough for every tie-break of a twelve-player game, one sentence each.
+        clean["summary"] = _text(raw.get("summary"), f"{where}.summary", SUMMARY_MAX, optional=True)
     if raw.get("ended_early") is not None:
         # Kept only when said: a game the players stopped before the rules' end names no winner.
         clean["ended_early"] = _bool(raw.get("ended_early"), f"{where}.ended_early")

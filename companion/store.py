@@ -682,7 +682,9 @@ def _played(row: sqlite3.Row | None, full: bool = True) -> dict | None:
 
 
 _LIST_COLUMNS = ("id, uid, table_id, code, game, game_name, status, started_at, ended_at, duration,"
-                 " cooperative, won, level")
+                 " cooperative, won, level, outcome")
+# How a stored outcome (json.dumps) says the players stopped the game before the rules' end.
+ENDED_EARLY_JSON = '"ended_early": true'
 
 
 def list_played(conn, statuses: tuple[str, ...], game: str | None = None,
@@ -731,10 +733,12 @@ def seat_results(conn, statuses: tuple[str, ...]) -> list[sqlite3.Row]:
     """Every player's result in the listed kinds of games, oldest game first (for stats)."""
     return conn.execute(
         "SELECT g.id AS played_id, g.game, g.game_name, g.ended_at, g.cooperative, g.won, g.level,"
-        " g.outcome IS NOT NULL AS has_outcome, s.seat, s.name, s.name_key, s.score, s.place, s.winner"
+        " g.outcome IS NOT NULL AS has_outcome, s.seat, s.name, s.name_key, s.score, s.place, s.winner,"
+        # A game the players stopped early names no winner: it is never counted in the stats.
+        " g.outcome LIKE ? AS ended_early"
         f" FROM played_game g JOIN played_seat s ON s.played_id = g.id"
         f" WHERE g.status IN ({', '.join('?' for _ in statuses)})"
-        " ORDER BY g.ended_at, g.id, s.seat", statuses).fetchall()
+        " ORDER BY g.ended_at, g.id, s.seat", [f"%{ENDED_EARLY_JSON}%", *statuses]).fetchall()
 
 
 def history_games(conn, statuses: tuple[str, ...]) -> list[sqlite3.Row]:

@@ -517,6 +517,10 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
     table = load(conn, code)
     game = get_game(table.game)
     acting = _check_seat(table, seat, held)
+    if seat is None and len(held) > 1 and hasattr(game, "acting_seat"):
+        # A phone passed around the table: the move is credited to the seat acting, if held.
+        named = game.acting_seat(table.snapshot, action, raw_params)
+        acting = named if named in held else acting
     version = _parse_version(version)
     request_id = _check_request_id(request_id)
     try:

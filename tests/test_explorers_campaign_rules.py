@@ -246,11 +246,12 @@ def test_chapter_5_ten_corrupted_tiles_empty_the_reserve_and_lose():
 def test_chapter_5_four_totems_and_no_boss_left_win():
     state = chapter_table(5, all_campsites=True)
     assert state["quest"]["corruption_level"] == 2
-    for n in range(1, 5):
+    for n in range(1, 4):
         state = act(state, "quest", counter="totems", value=n)
-    assert state["phase"] != ex.PHASE_OVER  # the Boss is still to be found
     state = act(state, "reveal_boss", boss="fungor", track=10)
     assert state["quest"]["bosses_left"] == 1
+    state = act(state, "quest", counter="totems", value=4)
+    assert state["phase"] != ex.PHASE_OVER  # a revealed Boss is still in the forest
     state = act(state, "quest", counter="bosses_left", value=2)
     state = act(state, "defeat_boss")
     assert state["phase"] != ex.PHASE_OVER and state["boss"]["revealed"] is False

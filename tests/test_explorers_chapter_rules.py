@@ -586,3 +586,320 @@ def test_a_chapter_table_saved_before_the_new_counters_still_shows_and_plays(cha
     view = ex.view(state, 0)
     assert view["chapter"]["number"] == chapter
     assert "quest" in act(state, "set_orbs", hero="xylia", orbs=3)
+
+
+# ----------------------------------------------------------------- campaign Loot never lost
+
+
+def test_chapter_4_ending_the_chapter_keeps_the_pile_due():
+    """"After eliminating all the Monsters on a tile containing a campsite ... the active player
+    takes one of the piles of Loot cards prepared during setup, recovers the cards and equips
+    them." Ruling: "a Loot pile due (ch.4) ... can be taken between the last move and the
+    confirmed end of the chapter, and the carry-over counts them. Ending ch.4 early discards
+    only the piles the rulebook discards (the last one when the 4th campsite was not
+    emptied)." """
+    state = chapter_table(4, carry={"xylia": {"loot": ["Bow"]}, "klethor": {"loot": ["Mace"]}})
+    state = act(state, "quest", counter="campsites_found", value=3)
+    state = act(state, "quest", counter="campsites_empty", value=3)
+    assert state["quest"]["piles_due"] == 3
+    state = act(state, "take_pile", hero="xylia", pile=0)
+    state = act(state, "take_pile", hero="xylia", pile=1)
+    state = act(state, "claim_victory")
+    assert state["result"]["outcome"] == "won"
+    # One pile is still due: only the 4th, which no emptied campsite paid for, is discarded.
+    assert camp.loot_due(state) == {"piles": 1, "chests": 0}
+    assert camp.loot_waiting(state) == ("Before confirming the end: the active player takes one "
+                                        "Loot pile, so the next chapter has them.")
+    assert state["events"][-1] == camp.loot_waiting(state)
+    assert "the last Loot pile is discarded" in state["result"]["reason"]
+    view = ex.view(state, 0)["chapter"]
+    assert view["loot_after_end"] is True and view["loot_waiting"] == camp.loot_waiting(state)
+    with pytest.raises(Rejected, match="The game is over"):
+        act(state, "burn_pile", pile=2)
+    # No turn once the chapter has ended: the players name who takes it.
+    pile = state["quest"]["piles"][2]
+    state = act(state, "take_pile", hero="klethor", pile=2)
+    assert state["heroes"][1]["loot"] == pile  # chapter 4 starts with the Loot in the piles
+    assert camp.loot_due(state) == {"piles": 0, "chests": 0} and camp.loot_waiting(state) is None
+    assert ex.view(state, 0)["chapter"]["loot_after_end"] is False
+    with pytest.raises(Rejected, match="The game is over"):
+        act(state, "take_pile", hero="klethor", pile=3)
+    # The carry-over counts the pile taken after the end.
+    campaign = {**chapter_campaign(4), "table": "K7QM"}
+    recorded, _ = camp.record_result(campaign, "K7QM", state, random.Random(1))
+    assert recorded["carry"]["klethor"]["loot"] == state["heroes"][1]["loot"][:3]
+
+
+def chapter_campaign(chapter):
+    c = camp.new_campaign("Test", ["Ana", "Ben"], ["xylia", "klethor"], 0, "regular")
+    c["chapter"] = chapter
+    return c
+
+
+def test_chapter_4_all_four_campsites_emptied_keeps_the_4th_pile():
+    """"Your equipment is recovered!" with all four campsites emptied: the 4th pile is due,
+    never discarded, and is taken after the end."""
+    state = chapter_table(4)
+    state = act(state, "quest", counter="campsites_found", value=4)
+    state = act(state, "quest", counter="campsites_empty", value=4)
+    for pile in range(3):
+        state = act(state, "take_pile", hero="xylia", pile=pile)
+    state = act(state, "claim_victory")
+    assert "discarded" not in state["result"]["reason"]
+    assert camp.loot_due(state)["piles"] == 1
+    state = act(state, "take_pile", hero="klethor", pile=3)
+    assert state["quest"]["piles"][3] == [] and camp.loot_due(state)["piles"] == 0
+
+
+def test_chapter_3_the_bosss_chest_loot_is_drawn_after_the_boss_ends_the_chapter():
+    """"The Boss protects these treasures and they are only available to Heroes who defeat
+    the Boss and will be taking them into the next game." Ruling: "a Boss's chest cards (ch.3)
+    can be taken between the last move and the confirmed end of the chapter"."""
+    state = chapter_table(3)
+    state = act(state, "tally", kind="plant", count=10)
+    state = act(state, "reveal_boss", boss="aethera", track=12)
+    state = act(state, "defeat_boss", chests=2)
+    assert state["result"]["outcome"] == "won"
+    assert camp.loot_due(state) == {"piles": 0, "chests": 2}
+    assert "draw 2 Loot cards from the Boss's chests" in state["events"][-1]
+    with pytest.raises(Rejected, match="The game is over"):
+        act(state, "set_orbs", hero="xylia", orbs=3)
+    state = act(state, "add_loot", hero="xylia", name="Crown")
+    assert state["events"] == ["Chest card drawn. 1 more to draw."]
+    state = act(state, "add_loot", hero="klethor", name="Ring")
+    assert state["events"] == ["Chest card drawn."]
+    assert camp.loot_due(state)["chests"] == 0 and camp.loot_waiting(state) is None
+    with pytest.raises(Rejected, match="The game is over"):
+        act(state, "add_loot", hero="xylia", name="Extra")
+    recorded, _ = camp.record_result({**chapter_campaign(3), "table": "K7QM"}, "K7QM", state,
+                                     random.Random(1))
+    assert recorded["carry"]["xylia"]["loot"] == ["Crown"]
+    assert recorded["carry"]["klethor"]["loot"] == ["Ring"]
+
+
+def test_a_lost_chapter_leaves_no_loot_open_and_nothing_waiting():
+    state = act(chapter_table(3), "reveal_boss", boss="aethera", track=12)
+    state = act(state, "defeat_boss", chests=1)
+    state = act(state, "well_overrun")
+    assert state["result"]["outcome"] == "lost" and camp.loot_waiting(state) is None
+    assert camp.loot_open(state, "add_loot") is False
+    with pytest.raises(Rejected, match="The game is over"):
+        act(state, "add_loot", hero="xylia", name="Crown")
+
+
+def test_api_campaign_loot_is_taken_after_the_end_and_blocks_the_confirmation(app, client):
+    campaign_id = campaign_at_chapter(app, client, 3)
+    code = start_chapter(client, campaign_id)
+    take(client, code, 0)
+    take(client, code, 1)
+    ok(client, code, "tally", {"kind": "plant", "count": 10})
+    ok(client, code, "reveal_boss", {"boss": "aethera", "track": 12})
+    view = ok(client, code, "defeat_boss", {"chests": 1})
+    assert view["result"]["winners"] == [0, 1]
+    assert view["chapter"]["chests_due"] == 1 and view["chapter"]["loot_after_end"] is True
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Before confirming the end" in page and 'name="name"' in page
+    campaign = {"id": campaign_id}
+    resp = client.post(f"/api/campaigns/{campaign['id']}/confirm", json={"table": code})
+    assert resp.status_code == 400 and "Before confirming the end" in resp.get_json()["error"]
+    assert "The game is over" in refused(client, code, "set_orbs", {"hero": "xylia", "orbs": 2})
+    view = ok(client, code, "add_loot", {"hero": "xylia", "name": "Crown"})
+    assert view["chapter"]["chests_due"] == 0 and view["chapter"]["loot_waiting"] is None
+    resp = client.post(f"/api/campaigns/{campaign['id']}/confirm", json={"table": code})
+    assert resp.status_code == 200, resp.get_json()
+    carried = client.get(f"/api/campaigns/{campaign['id']}").get_json()
+    assert [h["loot"] for h in carried["heroes"] if h["id"] == "xylia"] == [["Crown"]]
+
+
+def test_api_chapter_4_pile_due_taken_after_claiming_victory(client):
+    code = api_table(client, 4)
+    ok(client, code, "quest", {"counter": "campsites_found", "value": 3})
+    ok(client, code, "quest", {"counter": "campsites_empty", "value": 3})
+    view = ok(client, code, "claim_victory")
+    assert view["chapter"]["piles_due"] == 3 and view["chapter"]["loot_after_end"] is True
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Take pile 1" in page and 'aria-label="Hero who takes pile 1"' in page
+    view = ok(client, code, "take_pile", {"hero": "klethor", "pile": 0})
+    assert view["heroes"][1]["loot"] == ["Loot card from pile 1"]
+    assert view["chapter"]["piles_due"] == 2
+
+
+# ----------------------------------------------------------------- chapter 1's ambush taken back
+
+
+def test_chapter_1_a_correction_under_two_potions_takes_the_ambush_back():
+    """"As soon as the second potion has been concocted, draw 1 Monster marker plus 1 additional
+    Monster marker for each Hero". Ruling: "A correction below a chapter's trigger (ch.1:
+    potions back under 2) takes back what the trigger placed (the ambush), so the trigger can
+    fire again when the real event happens; undo stays the exact way back." """
+    state = chapter_table(1, players=3)
+    state = act(state, "quest", counter="potions", value=2)
+    assert state["quest"]["campfire_monsters"] == 4 and state["quest"]["ambush_placed"] == 4
+    state = act(state, "quest", counter="campfire_monsters", value=3)  # one defeated already
+    state = act(state, "quest", counter="potions", value=1)
+    assert (state["quest"]["ambushed"], state["quest"]["campfire_monsters"],
+            state["quest"]["ambush_placed"]) == (False, 0, 0)
+    assert state["events"][-1] == ("Under 2 potions again: the Campfire ambush is taken back (0 "
+                                   "Monsters left on the Campfire); the second potion brings it.")
+    # The real second potion brings the ambush again, and its defeat wins.
+    for counter in camp.MUSHROOM_COLOURS:
+        state = act(state, "quest", counter=counter, value=1)
+    state = act(state, "quest", counter="vials", value=1)
+    state = act(act(state, "set_orbs", hero="xylia", orbs=2), "concoct", hero="xylia")
+    assert state["quest"]["ambushed"] and state["quest"]["campfire_monsters"] == 4
+    state = act(state, "quest", counter="campfire_monsters", value=0)
+    assert state["result"]["outcome"] == "won"
+
+
+def test_chapter_1_taking_the_ambush_back_keeps_monsters_that_were_there_before():
+    state = chapter_table(1, players=2)
+    state = act(state, "quest", counter="campfire_monsters", value=2)
+    state = act(state, "quest", counter="potions", value=2)
+    assert state["quest"]["campfire_monsters"] == 3  # the ambush sets the Campfire to 1 + 2
+    state = act(state, "quest", counter="campfire_monsters", value=5)
+    state = act(state, "quest", counter="potions", value=0)
+    assert state["quest"]["campfire_monsters"] == 2
+    assert "(2 Monsters left on the Campfire)" in state["events"][-1]
+    state = act(state, "quest", counter="potions", value=1)
+    assert state["quest"]["ambushed"] is False and state["quest"]["campfire_monsters"] == 2
+    assert camp.plural_monster(1) == "1 Monster"
+
+
+def test_a_chapter_1_table_saved_before_the_take_back_knows_its_ambush():
+    state = chapter_table(1, players=3)
+    state = act(state, "quest", counter="potions", value=2)
+    del state["quest"]["ambush_placed"]
+    assert camp.needs_upgrade(state)
+    state = act(state, "quest", counter="potions", value=1)
+    assert state["quest"]["campfire_monsters"] == 0
+
+
+def test_api_chapter_1_correction_under_two_potions_then_the_real_potion(client):
+    code = api_table(client, 1, players=("Ana", "Ben", "Cara"))
+    ok(client, code, "quest", {"counter": "potions", "value": 2})
+    view = ok(client, code, "quest", {"counter": "potions", "value": 1})
+    assert view["chapter"]["ambushed"] is False
+    assert view["chapter"]["counters"]["campfire_monsters"]["value"] == 0
+    view = ok(client, code, "quest", {"counter": "potions", "value": 2})
+    assert view["chapter"]["counters"]["campfire_monsters"]["value"] == 4
+    view = ok(client, code, "quest", {"counter": "campfire_monsters", "value": 0})
+    assert view["result"]["winners"] == [0, 1, 2]
+
+
+# ----------------------------------------------------------------- the Lair tiles
+
+
+@pytest.mark.parametrize("chapter, most", [(1, 18), (2, 20)])
+def test_chapters_1_and_2_count_the_stack_without_the_lair_tiles(chapter, most):
+    """"Do not use the Lair, Peddler, Boss, Inn and Energy Well tiles in this chapter." (ch.1)
+    "Do not use the Lair, Boss and Inn tiles in this chapter." (ch.2) Ruling: "the setup
+    checklist asks the players to count their stack after removing them, and the app counts
+    from that number (the rulebook does not say how many Lair tiles there are)." """
+    state = standalone(chapter)
+    assert state["stack_total"] == state["stack"] == most == camp.chapter_stack(chapter)
+    count = [step[step.index("Count"):] for step in ex.setup_checklist(state)
+             if "Count your Forest stack" in step]
+    assert count == [f"Count your Forest stack without the tiles left in the box (at most {most}, "
+                     "fewer with more than one Lair tile) and set it on a phone before the first "
+                     "tile is drawn: the app counts from your number."]
+    with pytest.raises(Rejected, match=f"holds at most {most} tiles"):
+        act(state, "set_stack", stack=most + 1)
+    state = act(state, "set_stack", stack=most - 3)
+    assert (state["stack_total"], state["stack"], ex.tiles_placed(state)) == (most - 3, most - 3, 0)
+    assert state["events"] == [f"Forest stack counted: {most - 3} tiles."]
+    state = act(state, "set_stack", stack=most - 2)  # counted again, before any tile is drawn
+    assert state["stack_total"] == most - 2
+    state = act(state, "place_tile", kind="growth")
+    assert state["stack"] == most - 3
+    # Once a tile is drawn a correction is a correction again, bounded by the count.
+    with pytest.raises(Rejected, match=f"started with {most - 2} tiles"):
+        act(state, "set_stack", stack=most - 1)
+    state = act(state, "set_stack", stack=most - 5)
+    assert state["stack_total"] == most - 2 and state["placed"]["corrected"] == 2
+
+
+def test_classic_and_later_chapters_correct_the_stack_as_before():
+    classic = ex.setup(["Ana", "Ben"], ex.prepare_options({"first_player": "0"}, ["Ana", "Ben"],
+                                                          random.Random(1)))
+    state = act(classic, "set_stack", stack=20)
+    assert state["stack_total"] == 22 and state["placed"]["corrected"] == 2
+    assert not camp.counts_own_stack(standalone(5), 0)
+    assert camp.counts_own_stack(standalone(1), 0) and not camp.counts_own_stack(standalone(1), 1)
+
+
+def test_api_chapter_2_stack_counted_by_the_players(client):
+    code = api_table(client, 2)
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    assert view["stack_total"] == 20
+    assert "holds at most 20 tiles" in refused(client, code, "set_stack", {"stack": 21})
+    view = ok(client, code, "set_stack", {"stack": 19})
+    assert view["stack_total"] == 19 and view["stack"] == 19
+
+
+# ----------------------------------------------------------------- ch.3 round 5, ch.5 victory
+
+
+def test_chapter_3_round_5_brings_a_second_boss_after_the_first_was_beaten():
+    """"Round 5: Put 1 Boss card on the Boss tile if there isn't one there already, and reveal
+    it." Ruling: "when no undefeated Boss is on the Boss tile (none came yet, or the first was
+    beaten), the app reminds the players to put a Boss card there and reveal it, and its
+    threat starts on the first space; a second Boss is played like the first." """
+    state = chapter_table(3)
+    state = act(state, "reveal_boss", boss="aethera", track=12)
+    state = act(state, "defeat_boss")
+    assert state["phase"] != ex.PHASE_OVER and state["boss"]["defeated"]
+    for _ in range(5):
+        state = play_round(state)
+    assert state["boss"]["revealed"] and not state["boss"]["defeated"]
+    assert state["boss"]["threat"] >= 1 and state["boss"]["key"] is None
+    assert state["quest"]["boss_defeated"] is True  # the goal's 1 Boss stays met
+    state = act(state, "reveal_boss", boss="grimnor", track=12)
+    assert state["boss"]["name"].startswith("Grimnor")
+    state = act(state, "defeat_boss")
+    assert state["phase"] != ex.PHASE_OVER  # the Monsters are still to be defeated
+    state = act(state, "tally", kind="plant", count=10)
+    assert state["result"]["outcome"] == "won"
+
+
+def test_chapter_3_round_5_leaves_a_living_boss_alone():
+    state = act(chapter_table(3), "reveal_boss", boss="aethera", track=20)
+    for _ in range(5):
+        state = play_round(state)
+    assert state["boss"]["name"].startswith("Aethera")
+    assert not any("End of round 5: put 1 Boss card" in e for e in state["events"])
+
+
+def test_chapter_5_is_won_with_the_totems_and_no_boss_revealed():
+    """"Victory: ... all 4 Power dice are on their totems and no bosses remain in the forest."
+    Ruling: "a Boss tile still in the Forest Stack is not in the forest." """
+    state = chapter_table(5)
+    for n in range(1, 5):
+        state = act(state, "quest", counter="totems", value=n)
+    assert state["result"]["outcome"] == "won" and state["quest"]["bosses_defeated"] == 0
+    # A Boss in the forest, counted by the players, keeps the chapter going.
+    state = act(chapter_table(5), "quest", counter="bosses_left", value=1)
+    for n in range(1, 5):
+        state = act(state, "quest", counter="totems", value=n)
+    assert state["phase"] != ex.PHASE_OVER
+    state = act(state, "quest", counter="bosses_left", value=0)
+    assert state["result"]["outcome"] == "won"
+
+
+def test_api_chapter_5_won_without_a_boss_revealed(client):
+    code = api_table(client, 5)
+    for n in range(1, 4):
+        ok(client, code, "quest", {"counter": "totems", "value": n})
+    view = ok(client, code, "quest", {"counter": "totems", "value": 4})
+    assert view["result"]["winners"] == [0, 1]
+
+
+def test_api_chapter_3_second_boss_at_round_5(client):
+    code = api_table(client, 3)
+    ok(client, code, "reveal_boss", {"boss": "aethera", "track": 12})
+    ok(client, code, "defeat_boss")
+    for round_number in range(1, 6):
+        for hero in ("xylia", "klethor"):
+            ok(client, code, "end_turn", {"hero": hero})
+        view = ok(client, code, "end_round", {"round": round_number})
+    assert view["boss"]["revealed"] and not view["boss"]["defeated"]
+    assert any("End of round 5: put 1 Boss card" in e for e in view["events"])

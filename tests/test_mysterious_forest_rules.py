@@ -125,8 +125,8 @@ def test_random_first_player_is_settled_when_the_table_is_made():
     ({"first_player": "9"}, "no seat 9"),
     ({"first_player": "left"}, "choose random"),
     ({"level": "easy"}, "choose one of"),
-    ({"backpack_size": "23"}, "odd"),
-    ({"backpack_size": "8"}, "below the lowest"),
+    ({"backpack_size": "4"}, "beyond its 4 Loki tokens"),
+    ({"backpack_size": "0"}, "below the lowest"),
     ({"backpack_size": "42"}, "above the highest"),
 ])
 def test_bad_options_are_refused_with_a_reason(raw, words):
@@ -167,7 +167,8 @@ def test_the_setup_can_be_corrected_until_scouting_starts():
     state = act(state, "change_setup", first_player=2, guess_variant=True, backpack_size=30)
     assert (state["first_player"], state["guess_variant"], state["backpack_size"]) == (2, True, 30)
     assert "Cara goes first." in state["events"]
-    assert "odd" in refused(state, "change_setup", backpack_size=31)
+    # Ruling: any whole number above the level's Loki tokens; a roll fills the spaces left.
+    assert act(state, "change_setup", backpack_size=31)["backpack_size"] == 31
     assert "already the setup" in refused(state, "change_setup", level="heroes")
     state = act(state, "start_scouting")
     assert mf.view(state, None)["scout_seat"] == 2 and mf.view(state, None)["cards"] == 10
@@ -719,16 +720,16 @@ def test_the_view_names_the_step_of_each_phase_and_none_of_the_others():
 def test_the_view_holds_every_fact_the_screen_shows():
     """Rulebook: "Special case: A die face shows an Equipment that isn't in the Reserve. In this
     case, and this case only, reroll the die", and the levels of "To Go Even Further"."""
-    view = mf.view(new_game(level="standard", backpack=10), None)
+    view = mf.view(new_game(level="standard", backpack=5), None)  # 4 Loki: 5 is the least
     assert [level["label"] for level in view["levels"]] == [
         "Standard", "Budding Explorers", "Courageous Travelers", "Lead Adventurers",
         "Foliage Conquerors", "Heroes of the Forest"]
     assert view["levels"][3] == {"key": "lead", "label": "Lead Adventurers", "loki": 4,
                                  "path_text": "Start, 5 Forest cards, 1 Wanderer card, 3 Forest "
                                               "cards, 1 Final Battle card"}
-    assert (view["backpack_smaller"], view["backpack_larger"]) == (None, 12)
+    assert (view["backpack_smaller"], view["backpack_larger"]) == (None, 6)
     top = mf.view(new_game(backpack=40), None)
-    assert (top["backpack_smaller"], top["backpack_larger"]) == (38, None)
+    assert (top["backpack_smaller"], top["backpack_larger"]) == (39, None)
     assert [take["note"] for take in view["takes"]] == [
         "No Loki: choose 2 of the 4", "One Loki rolled: a Loki token and 1 Equipment",
         "Two Lokis rolled: two Loki tokens"]
@@ -742,3 +743,30 @@ def test_the_view_holds_every_fact_the_screen_shows():
     possible = {e["key"]: e["possible"] for e in mf.view(state, None)["exchanges"]}
     assert possible == {"two_same": True, "equipment_loki": False, "three_different": True,
                         "any_four": True}
+
+
+@pytest.mark.parametrize("level, least", [("standard", 5), ("budding", 3), ("heroes", 1)])
+def test_the_backpack_takes_any_whole_number_above_the_levels_loki_tokens(level, least):
+    """Ruling: "the players may set any whole number above the Loki tokens of their level
+    (default the app's); a roll fills only the spaces left, so an odd number works." """
+    assert new_game(level=level, backpack=least)["backpack_size"] == least
+    with pytest.raises(Rejected, match="choose a whole number from"):
+        new_game(level=level, backpack=least - 1)
+    if least > 1:
+        assert f"needs room beyond its {least - 1} Loki tokens" in refused(
+            new_game(level=level), "change_setup", backpack_size=least - 1)
+    assert mf.view(new_game(level=level, backpack=least), None)["backpack_smaller"] is None
+    assert mf.view(new_game(level=level, backpack=least + 1), None)["backpack_smaller"] == least
+
+
+def test_an_odd_backpack_is_filled_by_a_last_roll_that_fills_the_one_space_left():
+    """"The Preparation Phase ends when all of the spaces of your Backpack are filled." A
+    Backpack of 9 at Standard: 4 Loki tokens, then 2 + 2 + 1."""
+    state = scouted(new_game(level="standard", backpack=9))
+    state = act(state, "pack", took="equipment")
+    state = act(state, "pack", took="loki_equipment")
+    assert state["phase"] == mf.PHASE_PACKING and mf.view(state, None)["backpack_left"] == 1
+    state = act(state, "pack", took="equipment")
+    assert "but the Backpack had room for 1 only." in state["events"][0]
+    assert state["phase"] == mf.PHASE_EXPEDITION and mf.backpack_filled(state) == 9
+    assert mf.roll_fills(state)[-1] == {"loki": 0, "equipment": 1, "no_token": 0, "no_room": 1}

@@ -112,8 +112,8 @@ def test_a_table_made_from_the_form(client):
 
 
 def test_bad_setup_is_refused_with_the_reason(client):
-    resp = client.post("/new/mysterious-forest", data={"player0": "Ana", "backpack_size": "13"})
-    assert resp.status_code == 400 and "odd" in resp.get_data(as_text=True)
+    resp = client.post("/new/mysterious-forest", data={"player0": "Ana", "backpack_size": "4"})
+    assert resp.status_code == 400 and "beyond its 4 Loki tokens" in resp.get_data(as_text=True)
     resp = client.post("/api/tables", json={"game": "mysterious-forest", "players": ["Ana"],
                                             "options": {"level": "<b>"}})
     assert resp.status_code == 400 and "choose one of" in resp.get_json()["error"]
@@ -313,8 +313,8 @@ def test_the_page_shows_the_facts_of_the_json_view(client):
     page = client.get(f"/t/{code}").get_data(as_text=True)
     for level in view["levels"][1:]:  # Standard is the chosen one, marked instead of a button
         assert f">{level['label']}</button>" in page
-    assert view["backpack_smaller"] == 38 and view["backpack_larger"] is None
-    assert 'value="38"' in page and re.search(r'value="40" disabled aria-label="Two spaces more"', page)
+    assert view["backpack_smaller"] == 39 and view["backpack_larger"] is None
+    assert 'value="39"' in page and re.search(r'value="40" disabled aria-label="One space more"', page)
     ok(client, code, "start_scouting")
     for card in range(1, 9):
         ok(client, code, "done_looking", {"card": card})
@@ -327,3 +327,16 @@ def test_the_page_shows_the_facts_of_the_json_view(client):
         assert f'<p class="mf-tip">{tip}</p>' in page
     for offer in view["takes"]:
         assert f"<small>{offer['note']}</small>" in page
+
+
+def test_api_an_odd_backpack_is_accepted_and_filled_to_the_last_space(client):
+    code = new_table(client, backpack_size=9)
+    client.post(f"/join/{code}", data={"seat": "0"})
+    view = client.get(f"/api/tables/{code}").get_json()["view"]
+    assert view["backpack_size"] == 9 and (view["backpack_smaller"], view["backpack_larger"]) == (8, 10)
+    view = ok(client, code, "change_setup", {"backpack_size": 7})["view"]
+    assert view["backpack_size"] == 7
+    resp = act(client, code, "change_setup", {"backpack_size": 4}, seat=0)
+    assert resp.status_code == 400 and "beyond its 4 Loki tokens" in resp.get_json()["error"]
+    form = client.get("/new/mysterious-forest").get_data(as_text=True)
+    assert 'name="backpack_size"' not in form  # not asked up front: the setup panel has it

@@ -89,3 +89,73 @@ def test_wicked_forest_shared_victory_marks_both_winners():
     state = act(wf, state, "confirm_tally")
     result = wf.outcome(state)
     assert [(p["score"], p["place"], p["winner"]) for p in result["players"]] == [(3, 1, True), (3, 1, True)]
+
+
+# ----------------------------------------------------------------- the one result shape
+
+
+STATE = {"phase": "over"}
+
+
+class _Game:
+    """A game module as game_result reads one: an outcome and a view."""
+
+    def __init__(self, ending, view=None):
+        self._ending, self._view = ending, view or {}
+
+    def outcome(self, state):
+        return self._ending if state == STATE else None
+
+    def view(self, state, seat):
+        return dict(self._view)
+
+
+def _row(seat, name, score, place, winner):
+    return {"seat": seat, "name": name, "score": score, "place": place, "winner": winner}
+
+
+def test_game_result_is_none_while_the_game_goes_on_and_for_a_game_without_an_outcome():
+    from companion.games import game_result
+    assert game_result(_Game(None), STATE) is None
+    assert game_result(object(), {}) is None
+
+
+def test_game_result_orders_places_best_first_and_keeps_scores_in_seat_order():
+    from companion.games import game_result
+    ending = {"cooperative": False, "won": None, "summary": "Cara wins.",
+              "players": [_row(2, "Cara", 9, 1, True), _row(0, "Ana", 3, 2, False),
+                          _row(1, "Ben", 3, 2, False), _row(3, "Dan", None, None, False)]}
+    assert game_result(_Game(ending), STATE) == {
+        "places": [{"place": 1, "seat": 2, "name": "Cara", "score": 9},
+                   {"place": 2, "seat": 0, "name": "Ana", "score": 3},
+                   {"place": 2, "seat": 1, "name": "Ben", "score": 3},
+                   {"place": None, "seat": 3, "name": "Dan", "score": None}],
+        "scores": [3, 3, 9, None], "winners": [2], "sentence": "Cara wins.",
+        "cooperative": False, "ended_early": False}
+
+
+def test_game_result_of_a_team_shares_place_1_when_won_and_has_no_place_when_lost():
+    from companion.games import game_result
+    players = [_row(1, "Ben", None, 7, True), _row(0, "Ana", None, 7, True)]
+    won = game_result(_Game({"cooperative": True, "won": True, "players": players}), STATE)
+    assert [(p["seat"], p["place"]) for p in won["places"]] == [(0, 1), (1, 1)]
+    assert won["winners"] == [0, 1] and won["sentence"] == "" and won["cooperative"] is True
+    lost_players = [dict(p, winner=False) for p in players]
+    lost = game_result(_Game({"cooperative": True, "won": False, "players": lost_players,
+                              "summary": None}), STATE)
+    assert [(p["seat"], p["place"]) for p in lost["places"]] == [(0, None), (1, None)]
+    assert lost["winners"] == [] and lost["sentence"] == ""
+
+
+def test_game_result_says_a_game_ended_early():
+    from companion.games import game_result
+    ending = {"cooperative": False, "won": None, "ended_early": True, "summary": "Stopped.",
+              "players": [_row(0, "Ana", 1, 1, False)]}
+    assert game_result(_Game(ending), STATE)["ended_early"] is True
+
+
+def test_json_view_replaces_the_games_own_ending_words_with_the_one_result():
+    from companion.games import OWN_RESULT_KEYS, json_view
+    own = {key: "own" for key in OWN_RESULT_KEYS}
+    view = json_view(_Game(None, {"round": 3, **own}), {}, 0)
+    assert view == {"round": 3, "result": None}

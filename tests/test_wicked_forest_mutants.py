@@ -253,13 +253,14 @@ def test_each_card_and_each_pick_tell_who_is_still_to_choose():
     assert [entry["forest_tile"] for entry in state["returns"]] == [False, True, True]
 
 
-def test_a_draw_pile_set_to_empty_is_refilled_from_the_discard_without_a_run_out():
+def test_a_draw_pile_set_to_empty_is_refilled_from_the_discard_as_a_run_out():
     """Rulebook: "If the draw pile runs out, shuffle the discard pile well to make a new
-    Exploration Card draw pile" -- a pile emptied by a correction was counted when it ran out."""
+    Exploration Card draw pile". Ruling: "A reshuffle of the discard pile while refilling
+    counts as a run-out however the draw pile reached 0 (played out, or corrected to 0)"."""
     state = act(act(end_round_quickly(new_game(2)), "set_draw_pile", 0, count=0), "next_round")
-    assert (state["draw"], state["discard"], state["run_outs"]) == (21, 0, 0)
+    assert (state["draw"], state["discard"], state["run_outs"]) == (21, 0, 1)
     assert state["events"] == [
-        "The draw pile was empty: discard shuffled into a new draw pile.",
+        "Draw pile ran out (1st time): discard shuffled into a new draw pile.",
         "Round 2: Ben leads. Everyone is back in the forest.",
         "Preparation: store Flowers if you wish (pay 1 from the Bag, move 1 to the Storehouse), "
         "then tap Done."]

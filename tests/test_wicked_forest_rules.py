@@ -1001,3 +1001,48 @@ def test_the_view_names_the_card_to_reveal_only_while_one_is_due():
     assert wf.view(state, None)["steps"] == {"reveal": 2, "next_round": 2, "start_exploration": None}
     state = act(everyone(reveal(state, 0), "return"), "next_round")
     assert wf.view(state, None)["steps"] == {"reveal": None, "next_round": 3, "start_exploration": 2}
+
+
+# ----------------------------------------------------------------- a run-out after a correction
+
+
+def test_a_reshuffle_after_the_pile_was_corrected_to_zero_is_a_run_out_and_brings_the_final_round():
+    """Rulebook: "If the draw pile runs out, shuffle the discard pile well to make a new
+    Exploration Card draw pile ... the round after the second time the draw pile runs out is
+    the final round." Ruling: "A reshuffle of the discard pile while refilling counts as a
+    run-out however the draw pile reached 0 (played out, or corrected to 0): the final round
+    follows the second reshuffle." """
+    state = act(end_round_quickly(new_game(2)), "set_run_outs", 0, count=1)
+    state = act(state, "set_draw_pile", 0, count=0)
+    state = act(state, "next_round")
+    assert state["run_outs"] == 2 and state["final_round"] is True
+    assert state["final_round_number"] == 2
+    assert "Draw pile ran out (2nd time): discard shuffled into a new draw pile." in state["events"]
+    assert state["events"][-2:] == ["Final round!", state["events"][-1]]
+
+
+def test_a_pile_corrected_to_zero_runs_out_once_per_reshuffle():
+    state = act(end_round_quickly(new_game(2)), "set_draw_pile", 0, count=0)
+    state = act(state, "next_round")
+    assert state["run_outs"] == 1 and state["final_round"] is False
+    assert state["final_round_number"] is None
+
+
+# ----------------------------------------------------------------- pass the phone
+
+
+def test_a_phone_serving_several_seats_acts_as_the_leader_or_the_player_an_entry_is_for():
+    """The log credits the seat acting: the leader turns the forest's cards over ("Ana
+    revealed a card" while Dan leads is wrong), a player's own entry is theirs."""
+    state = new_game(4, leader=3)
+    assert wf.acting_seat(state, "reveal", {"flowers": 1}) == 3
+    assert wf.acting_seat(state, "start_exploration", {}) == 3
+    assert wf.acting_seat(state, "next_round", {"round": 2}) == 3
+    assert wf.acting_seat(state, "crystallize", {"player": 2, "magic": 1}) == 2
+    assert wf.acting_seat(state, "store", {"player": "1"}) == 1
+    assert wf.acting_seat(state, "choose", {"player": 2}) is None  # a pick names its own seat
+    assert wf.acting_seat(state, "set_draw_pile", {"count": 3}) is None
+    assert wf.acting_seat(state, "set_magic", {"player": True}) is None
+    assert wf.acting_seat(state, "set_magic", "junk") is None
+    assert wf.describe("reveal", {"flowers": 1, "witch": False}, 3, NAMES[:4]).startswith(
+        "Dan revealed a card")

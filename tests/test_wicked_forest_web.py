@@ -288,3 +288,46 @@ def test_crystallization_fields_outlive_refreshes_until_this_phone_logs_them(cli
     # Logged: this phone's answer brings empty fields for the next entry.
     assert "Ana 4" in answer and "hx-preserve" not in crystal_fields(answer)
     assert "hx-preserve" in crystal_fields(board(client, code))
+
+
+def test_api_a_pile_corrected_to_zero_then_reshuffled_is_the_second_run_out(client):
+    code = new_table(client)
+    sit_everyone(client, code)
+    everyone_returns(client, code)
+    ok(act(client, code, "set_run_outs", {"count": 1}, seat=0))
+    ok(act(client, code, "set_draw_pile", {"count": 0}, seat=0))
+    view = ok(act(client, code, "next_round", {}, seat=0))
+    assert (view["run_outs"], view["final_round"]) == (2, True)
+
+
+def test_api_a_passed_around_phone_credits_the_leader_and_the_player(client):
+    code = new_table(client, ("Ana", "Ben", "Cara", "Dan"))
+    client.post(f"/join/{code}", data={"seat": "all"})
+    leader = view_of(client, code)["leader"]
+    ok(act(client, code, "reveal", {"flowers": 2, "witch": False}))  # no seat named
+    log = client.get(f"/api/tables/{code}/actions").get_json()["actions"]
+    name = ["Ana", "Ben", "Cara", "Dan"][leader]
+    assert log[-1]["seat"] == leader and log[-1]["text"] == f"{name} revealed a card: 2 Flowers"
+    for seat in range(4):
+        ok(act(client, code, "choose", {"choice": "return", "decision": 1}, seat=seat))
+    ok(act(client, code, "set_magic", {"player": 2, "magic": 3}))
+    log = client.get(f"/api/tables/{code}/actions").get_json()["actions"]
+    assert log[-1]["seat"] == 2
+    ok(act(client, code, "set_draw_pile", {"count": 5}))  # nobody's in particular: the first seat
+    assert client.get(f"/api/tables/{code}/actions").get_json()["actions"][-1]["seat"] == 0
+
+
+def test_api_a_game_stopped_early_counts_in_no_stats_and_its_history_row_says_so(client):
+    code = new_table(client)
+    sit_everyone(client, code)
+    everyone_returns(client, code)
+    ok(act(client, code, "set_magic", {"player": 1, "magic": 4}, seat=0))
+    ok(act(client, code, "finish", {}, seat=0))
+    (played,) = client.get("/api/history").get_json()["games"]
+    assert played["ended_early"] is True and played["winners"] == []
+    assert played["summary"].startswith("Ended early after round 1: no winner is named")
+    stats = client.get("/api/history/stats").get_json()
+    assert stats["games"] == 0 and stats["people"] == []
+    listing = unescape(client.get("/history").get_data(as_text=True))
+    assert "Stopped early: nobody wins · Ana, Ben" in listing
+    assert "Ended early after round 1: no winner is named" in listing

@@ -608,7 +608,7 @@ def test_the_verdict_gives_the_tie_break_that_decided_the_game():
     view = ww.view(state, 0)
     assert view["verdict"] == {
         "winner": "Ben", "score": 19, "headline": "Ben wins with 19 points.",
-        "why": "Ben beats Ana: both 19, Ben holds the Golden Phoenix."}
+        "why": "Ben beats Ana: both 19, Ben holds the Golden Phoenix.", "ties": []}
     assert ww.outcome(state)["summary"] == ("Ben wins with 19 points. "
                                             "Ben beats Ana: both 19, Ben holds the Golden Phoenix.")
 
@@ -1400,7 +1400,7 @@ def test_the_view_of_round_four_and_of_the_end():
     view = ww.view(finished(new_game(2)), 1)
     assert (view["game_over"], view["final_is_preview"]) == (True, False)
     assert view["verdict"] == {"winner": "Ana", "score": 19, "headline": "Ana wins with 19 points.",
-                               "why": "19 points ahead of Ben (0)."}
+                               "why": "19 points ahead of Ben (0).", "ties": []}
     assert [phase["current"] for phase in view["phases"]] == [False] * 5
 
 
@@ -1507,3 +1507,40 @@ def test_a_tie_down_to_eleven_cards_of_the_highest_value_gives_the_count_in_digi
 def test_the_log_line_of_a_malformed_logged_action_still_reads_well():
     assert ww.describe("boost", None, 0, NAMES[:3]) == "Ana logged a boost for Someone"
     assert ww.describe("set_phase", {"phase": "nope"}, 0, NAMES[:3]) == "Ana moved to another phase"
+
+
+def test_every_tie_break_is_explained_in_the_verdict_and_the_summary_not_just_the_first():
+    """Ruling: "Always show which step decided each place, for every tied group, not just
+    first place." Ana and Ben tie on 10 (Ana holds the Golden Phoenix), Cara and Dan on 7
+    (Cara has more scored cards), Eve alone on 2."""
+    rows = ww.final_ranking([entry(0, [10], phoenix_at=0), entry(1, [6, 4]), entry(2, [3, 2, 2]),
+                             entry(3, [7]), entry(4, [2])], 0)
+    assert places(rows) == [0, 1, 2, 3, 4]
+    result = ww.verdict(rows)
+    assert result["why"] == "Ana beats Ben: both 10, Ana holds the Golden Phoenix."
+    assert result["ties"] == ["Cara beats Dan: both 7, 3 scored cards to 1."]
+    # A group of four tied is explained place by place, each step by the one that decided it.
+    rows = ww.final_ranking([entry(0, [9]), entry(1, [5]), entry(2, [3, 2]), entry(3, [4, 1]),
+                             entry(4, [5])], 2)
+    assert places(rows) == [0, 3, 2, 4, 1]
+    assert ww.verdict(rows)["why"] == "4 points ahead of Dan (5)."
+    assert ww.verdict(rows)["ties"] == [
+        "Dan beats Cara: both 5 with 2 scored cards, highest card 4 to 3.",
+        "Cara beats Eve: both 5, 2 scored cards to 1.",
+        "Eve beats Ben: both 5 with 1 scored card, highest card 5 (one of them); Eve sits earlier "
+        "in turn order from the starting player Cara."]
+
+
+def test_the_result_sentence_holds_every_tie_break():
+    state = new_game(3)
+    for _ in range(3):
+        state = act(play_round(state, [5, 1, 0]), "next_round")
+    state = act(play_round(state, [5, 1, 0], value=4), "finish")
+    # Ana 19 alone; Ben and Cara both 3, Ben with the Golden Phoenix.
+    state = act(state, "add_card", player=1, value=3, phoenix=True)
+    state = act(state, "add_card", player=2, value=3)
+    summary = ww.outcome(state)["summary"]
+    assert summary == ("Ana wins with 19 points. 16 points ahead of Ben (3). "
+                       "Ben beats Cara: both 3, Ben holds the Golden Phoenix.")
+    assert ww.view(state, 0)["verdict"]["ties"] == [
+        "Ben beats Cara: both 3, Ben holds the Golden Phoenix."]

@@ -2,6 +2,7 @@
 around and a watcher; the ending says who won and why before any round's result."""
 
 import re
+from pathlib import Path
 
 from .helpers import act, hidden, shown_version
 from .test_mysterious_forest_web import ok
@@ -215,3 +216,31 @@ def test_the_page_shows_the_facts_of_the_json_view(client):
     played = [row for row in rows if "played this round" in row]
     assert len(played) == 1 and "<b>Dan</b>" in played[0]
     assert "Round · Boost" in page
+
+
+def test_every_tie_break_is_on_the_final_card_the_json_result_and_the_history_row(client):
+    code = new_table(client, players=("Ana", "Ben", "Cara"))
+    client.post(f"/join/{code}", data={"seat": "1"})
+    for number in range(1, 5):
+        ok(client, code, "set_phase", {"phase": "scoring"}, seat=1)
+        for player, total in enumerate((8, 1, 0)):
+            ok(client, code, "enter_total", {"player": player, "total": total}, seat=1)
+        ok(client, code, "settle_round", seat=1)
+        ok(client, code, "score_creature", {"player": 0, "value": 3, "name": "", "phoenix": False}, seat=1)
+        ok(client, code, "next_round" if number < 4 else "finish", {"round": number + 1} if number < 4 else None, seat=1)
+    ok(client, code, "add_card", {"player": 1, "value": 2, "name": "", "phoenix": True}, seat=1)
+    view = ok(client, code, "add_card", {"player": 2, "value": 2, "name": "", "phoenix": False}, seat=1)["view"]
+    tie = "Ben beats Cara: both 2, Ben holds the Golden Phoenix."
+    assert view["result"]["sentence"] == f"Ana wins with 12 points. 10 points ahead of Ben (2). {tie}"
+    now = primary(client.get(f"/t/{code}").get_data(as_text=True))
+    assert "10 points ahead of Ben (2)." in now and tie in now
+    # This phone is Ben's: its box is marked, but the winner's outline is Ana's alone.
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert re.search(r'<li class="stat winner"><b>12</b><span>1\. Ana</span>', page)
+    assert re.search(r'<li class="stat me"><b>2</b><span>2\. Ben</span>', page)
+    css = (Path(__file__).resolve().parent.parent / "static" / "woodland-wizards.css").read_text()
+    me_rule = re.search(r"\.ww-points \.stat\.me \{([^}]*)\}", css).group(1)
+    assert "var(--accent)" not in me_rule
+    (played,) = client.get("/api/history").get_json()["games"]
+    assert played["summary"] == view["result"]["sentence"]
+    assert tie in client.get("/history").get_data(as_text=True)

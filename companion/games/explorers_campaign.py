@@ -18,15 +18,25 @@ Rulings where the rulebook leaves a gap:
   are kept, so who pays decides what each Hero carries on).
 - Chapters 3 and 4 are played on a fixed layout: there is no Forest Growth phase, every round
   is an Adventure phase.
-- Chapter 3: at the end of round 5 the app reveals the Boss if no Hero has entered its tile.
+- Chapter 1 and 2: the Lair tiles are left out and the rulebook does not say how many there
+  are, so the stack's number is the most it can hold; the players count theirs, and before the
+  first tile is drawn their count is the stack the app counts from.
+- Chapter 1: a correction taking the potions back under 2 takes back the ambush it placed, so
+  the real second potion brings it again (undo stays the exact way back).
+- Chapter 3: at the end of round 5 the app reveals the Boss if no undefeated Boss is on its
+  tile (none came yet, or the first was beaten): a second Boss is played like the first.
+- Campaign Loot is never lost by the order of taps: a Loot pile due (chapter 4) or a Boss's
+  chest cards (chapter 3 or 4) are taken after the chapter's end too, until the players
+  confirm it, and the end is confirmed only once they are taken.
 - Chapter 4: the Loot piles are dealt by the app (the cards are named on the phones). A pile is
   due each time a revealed campsite is emptied (each campsite pays once); the active Hero
   equips the whole pile, and past the 3 slots each card replaces one the players name, which
   is discarded. A burnt camp keeps the pile's first card: the piles were shuffled when dealt.
   Once 3 campsites were empty at the same time the chapter is won: playing on for the 4th,
   neither a correction nor a knock-down takes the victory back (undo does).
-- Chapter 5: at least one Boss must have been found and every Boss found defeated ("no bosses
-  remain in the forest"). Corruption markers on tiles and on empty spaces are counted apart:
+- Chapter 5: the 4 totems active and no revealed Boss left undefeated ("no bosses remain in the
+  forest"); a Boss tile still in the Forest stack is not in the forest, so no Boss need have
+  come out. The Bosses in the forest are a counter the players correct. Corruption markers on tiles and on empty spaces are counted apart:
   the tiles set the effect band, both empty the reserve of 10 (empty = lost). The Boss tile's
   Boss is revealed once: after its defeat an empty stack reveals nothing.
 - A chapter played as a single non-campaign game: every Hero as in classic mode (chapter 3 at
@@ -70,6 +80,8 @@ LOOT_PILES = 4
 EXTRA_LOOT = "Extra Loot card (draw one)"
 CORRUPTION_MARKERS = 10
 TOTEMS = 4
+# "Do not use the Lair ... tiles": the rulebook does not say how many there are, at least one.
+LAIR_TILES_AT_LEAST = 1
 
 # Chapter 3: what the Monsters do at the end of each round.
 SPAWN_TABLE = {
@@ -254,7 +266,7 @@ def quest_start(start: dict, hero_count: int) -> dict:
     chapter = start["chapter"]
     if chapter == 1:
         return {"mushroom_a": 0, "mushroom_b": 0, "mushroom_c": 0, "vials": 0, "potions": 0,
-                "campfire_monsters": 0, "ambushed": False}
+                "campfire_monsters": 0, "ambushed": False, "ambush_placed": 0}
     if chapter == 2:
         return {"markers_carried": 0, "markers_lost": 0, "orbs_needed": orbs_needed(hero_count),
                 "vortex_monsters": 0, "teleported": 0}
@@ -270,7 +282,8 @@ def quest_start(start: dict, hero_count: int) -> dict:
 
 
 # The chapter counters added since the first chapter tables were saved.
-ADDED_KEYS = {2: ("vortex_monsters", "teleported"), 4: ("piles_due", "dealt"),
+ADDED_KEYS = {1: ("ambush_placed",), 2: ("vortex_monsters", "teleported"),
+              4: ("piles_due", "dealt"),
               5: ("corrupted_spaces", "boss_tile_revealed")}
 
 
@@ -281,6 +294,9 @@ def needs_upgrade(state: dict) -> bool:
 
 def upgrade_quest(state: dict) -> None:
     """Fill in the counters a chapter table saved by an earlier version lacks."""
+    if state.get("chapter") == 1:
+        quest = state["quest"]
+        quest.setdefault("ambush_placed", 1 + len(state["heroes"]) if quest["ambushed"] else 0)
     if state.get("chapter") == 2:
         state["quest"].setdefault("vortex_monsters", 0)
         state["quest"].setdefault("teleported", 0)
@@ -303,9 +319,11 @@ def corruption_reserve(quest: dict) -> int:
 def chapter_stack(chapter: int) -> int:
     """Forest tiles in the stack at the start of a chapter (the players correct it if needed)."""
     if chapter == 1:
-        return game.STACK_TILES - 3  # no Boss, Peddler or Energy Well tile
+        # No Boss, Peddler or Energy Well tile, and at least one Lair tile out: the most the
+        # stack can hold; the players' own count replaces it.
+        return game.STACK_TILES - 3 - LAIR_TILES_AT_LEAST
     if chapter == 2:
-        return game.STACK_TILES - 1  # no Boss tile
+        return game.STACK_TILES - 1 - LAIR_TILES_AT_LEAST  # no Boss tile, no Lair tile
     if chapter in (3, 4):
         return 0
     return game.STACK_TILES - 2  # the three starting tiles are laid out, the Start among them
@@ -337,8 +355,7 @@ def chapter_checklist(state: dict) -> list[str]:
             "Leave the Lair, Peddler, Boss, Inn and Energy Well tiles and the 2 Antidote cards "
             "in the box.",
             "Shuffle 6 Mushroom and 2 Empty Vial Quest markers face down as the Quest pile.",
-            "The rest as in classic mode. Count the Forest stack and correct it on a phone if "
-            f"it is not {state['stack_total']}.",
+            "The rest as in classic mode. " + _count_stack(state),
             "On every revealed tile with a Rune, put a Quest marker face down on the Rune: "
             "a Hero entering it may Search.",
         ]
@@ -347,6 +364,7 @@ def chapter_checklist(state: dict) -> list[str]:
             "Leave the Lair, Boss and Inn tiles in the box.",
             "Set aside the Energy Well and Vortex tiles, then shuffle them into the second half "
             "of the Forest stack.",
+            _count_stack(state),
             f"Shuffle the 4 Orb markers and deal them as evenly as possible to the players. "
             f"Orbs needed at the Energy Well: {quest['orbs_needed']}.",
         ]
@@ -383,6 +401,18 @@ def chapter_checklist(state: dict) -> list[str]:
                          "Corruption level of 2 instead of 1 at the end of the first Adventure "
                          "phase.")
     return steps
+
+
+def counts_own_stack(state: dict, placed: int) -> bool:
+    """A stack correction is the players' count: chapters 1 and 2, before any tile is drawn."""
+    return state.get("chapter") in (1, 2) and placed == 0
+
+
+def _count_stack(state: dict) -> str:
+    """Chapters 1 and 2: the players count the stack without the Lair tile(s)."""
+    return (f"Count your Forest stack without the tiles left in the box (at most "
+            f"{chapter_stack(state['chapter'])}, fewer with more than one Lair tile) and set it "
+            "on a phone before the first tile is drawn: the app counts from your number.")
 
 
 # ----------------------------------------------------------------- chapter actions (table side)
@@ -467,6 +497,8 @@ def _after_counter(state: dict, counter: str, was: int, value: int) -> None:
     quest = state["quest"]
     if chapter == 1 and counter == "potions" and value >= POTIONS_NEEDED:
         _ambush(state)
+    elif chapter == 1 and counter == "potions" and quest["ambushed"]:
+        _take_back_ambush(state)
     elif chapter == 1 and counter == "campfire_monsters":
         _check_chapter_1(state)
     elif chapter == 2 and counter in ("markers_carried", "markers_lost"):
@@ -609,9 +641,26 @@ def _ambush(state: dict) -> None:
     ambush = 1 + len(state["heroes"])
     quest["campfire_monsters"] = ambush
     quest["ambushed"] = True
+    quest["ambush_placed"] = ambush
     state["events"].append(f"Monsters are watching you! Draw {ambush} Monster markers (1 + 1 "
                            "per Hero) and put them on the Campfire tile: defeat them all "
                            "to win.")
+
+
+def _take_back_ambush(state: dict) -> None:
+    """Potions corrected back under 2: the ambush that correction placed is taken back, so
+    the real second potion brings it again."""
+    quest = state["quest"]
+    quest["campfire_monsters"] = max(0, quest["campfire_monsters"] - quest["ambush_placed"])
+    quest["ambushed"] = False
+    quest["ambush_placed"] = 0
+    state["events"].append(f"Under {POTIONS_NEEDED} potions again: the Campfire ambush is taken "
+                           f"back ({plural_monster(quest['campfire_monsters'])} left on the "
+                           "Campfire); the second potion brings it.")
+
+
+def plural_monster(count: int) -> str:
+    return "1 Monster" if count == 1 else f"{count} Monsters"
 
 
 def _check_chapter_1(state: dict) -> None:
@@ -688,7 +737,9 @@ def take_pile(state: dict, hero_id: str, pile: int, discard: str = "") -> None:
     if quest["piles_due"] < 1:
         raise Rejected("A Loot pile is taken only when a campsite's tile is emptied of "
                        "Monsters: set Revealed campsites empty first.")
-    game._require_active(state, hero, "Recovering a Loot pile")
+    if state["phase"] != game.PHASE_OVER:
+        # Once the chapter has ended there is no turn: the players name who takes it.
+        game._require_active(state, hero, "Recovering a Loot pile")
     cards = hero["loot"] + quest["piles"][pile]
     over = len(cards) - game.loot_slots(hero)
     chosen = _discards(discard, len(cards))
@@ -733,6 +784,55 @@ def burn_pile(state: dict, pile: int) -> None:
                            f"Loot pile {pile + 1} burnt; one card survives.")
 
 
+# The Loot actions still open once a won chapter has ended, and the Loot each one settles.
+LOOT_AFTER_END = {"take_pile": "piles", "add_loot": "chests", "remove_loot": "chests",
+                  "give_loot": "chests"}
+
+
+def loot_due(state: dict) -> dict:
+    """The campaign Loot the Heroes earned and have not taken yet: chapter 4's Loot piles due
+    (as many as piles are left) and the Boss's chest cards not yet drawn."""
+    quest = state.get("quest") or {}
+    piles = 0
+    if state.get("chapter") == 4:
+        piles = min(quest.get("piles_due", 0), sum(1 for pile in quest["piles"] if pile))
+    return {"piles": piles, "chests": quest.get("chests_due", 0)}
+
+
+def loot_open(state: dict, action: str) -> bool:
+    """After a won chapter's end, the Loot still due can be taken (never lost by the order of
+    taps): a pile while one is due, a chest card (and room made for it) while one is due."""
+    result = state.get("result") or {}
+    kind = LOOT_AFTER_END.get(action)
+    return (kind is not None and result.get("outcome") == "won"
+            and loot_due(state)[kind] > 0)
+
+
+def loot_waiting(state: dict) -> str | None:
+    """What the Heroes still have to take before the chapter's end is confirmed, or None."""
+    if (state.get("result") or {}).get("outcome") != "won":
+        return None  # a lost chapter restarts from its saved start: nothing is carried
+    due = loot_due(state)
+    parts = []
+    if due["piles"]:
+        parts.append(f"the active player takes {plural_pile(due['piles'])}")
+    if due["chests"]:
+        cards = "a Loot card" if due["chests"] == 1 else f"{due['chests']} Loot cards"
+        parts.append(f"draw {cards} from the Boss's chests for the Heroes who defeated it")
+    if not parts:
+        return None
+    return f"Before confirming the end: {' and '.join(parts)}, so the next chapter has them."
+
+
+def chest_drawn(state: dict) -> None:
+    """A Loot card added while the Boss's chest cards are due is one of them."""
+    quest = state.get("quest") or {}
+    if quest.get("chests_due", 0) > 0:
+        quest["chests_due"] -= 1
+        left = quest["chests_due"]
+        state["events"].append("Chest card drawn." + (f" {left} more to draw." if left else ""))
+
+
 def claim_victory(state: dict) -> None:
     _need_chapter(state, 4, "Ending the chapter")
     quest = state["quest"]
@@ -750,7 +850,8 @@ def victory_stands(state: dict) -> bool:
 def victory_text(state: dict, line: str) -> str:
     quest = state["quest"]
     untaken = [i for i, p in enumerate(quest["piles"]) if p]
-    if quest["campsites_empty"] < CAMPSITES and untaken:
+    # Only the pile no emptied campsite paid for is discarded: a pile due is still taken.
+    if quest["campsites_empty"] < CAMPSITES and len(untaken) > quest["piles_due"]:
         line += (" The 4th campsite was not emptied: the last Loot pile is discarded, your "
                  "equipment is in the monsters' hands now.")
     return line
@@ -765,10 +866,12 @@ def boss_defeated(state: dict, chests: int = 0, which: int = 0) -> None:
     boss = state["boss"]
     if chests:
         state["quest"]["boss_chests"] = state["quest"].get("boss_chests", 0) + chests
+        state["quest"]["chests_due"] = state["quest"].get("chests_due", 0) + chests
         cards = "a Loot card" if chests == 1 else f"{chests} Loot cards"
         state["events"].append(f"The Boss's treasure: {chests} chest{'s' if chests != 1 else ''}. "
                                f"Draw {cards} for the Heroes who defeated it (add them to their "
-                               "Loot on the phones): they take them into the next chapter.")
+                               "Loot on the phones, even once the chapter has ended): they take "
+                               "them into the next chapter.")
     if chapter in (3, 4):
         boss["defeated"] = True
     if chapter == 3:
@@ -834,11 +937,10 @@ def _check_chapter_5(state: dict) -> None:
     quest = state["quest"]
     if state["phase"] == game.PHASE_OVER:
         return
-    if quest["totems"] >= TOTEMS and quest["bosses_left"] == 0 and quest["bosses_defeated"] > 0:
+    if quest["totems"] >= TOTEMS and quest["bosses_left"] == 0:
+        # "No bosses remain in the forest": a Boss tile still in the stack is not in it.
         game._finish(state, "won", "The 4 totems are active and no Boss remains: the forest is "
                                    "purified!")
-    elif quest["totems"] >= TOTEMS and quest["bosses_defeated"] == 0:
-        state["events"].append("The 4 totems are active: now find and defeat the Boss.")
 
 
 def after_round(state: dict, round_number: int) -> None:
@@ -870,6 +972,11 @@ def after_round(state: dict, round_number: int) -> None:
                                "marker.")
     elif chapter == 3:
         state["events"].append(f"End of round {round_number}: {spawn_text(round_number)}")
+        if round_number == 5 and state["boss"]["revealed"] and state["boss"]["defeated"]:
+            # The first Boss was beaten: the tile is empty, so a second Boss comes, played
+            # like the first (its own track from the first space).
+            state["boss"] = {"revealed": False, "key": None, "name": None, "track": None,
+                             "threat": 0, "defeated": False}
         if round_number == 5 and not state["boss"]["revealed"]:
             game._reveal_boss_now(state, "End of round 5: put 1 Boss card on the Boss tile and "
                                          "reveal it! The blue cube goes on the first space of "
@@ -910,6 +1017,12 @@ def quest_view(state: dict) -> dict | None:
         view["counters"][counter] = {"value": quest[counter], "label": COUNTER_LABELS[counter],
                                      "high": max(quest[counter], _counter_high(state, counter))}
     view["boss_chests"] = quest.get("boss_chests", 0)
+    due = loot_due(state)
+    view["chests_due"] = due["chests"]
+    # Once the chapter is won and over, the Loot still due is taken before the end is confirmed.
+    view["loot_after_end"] = (state["phase"] == game.PHASE_OVER and (state.get("result") or {})
+                              .get("outcome") == "won" and bool(due["piles"] or due["chests"]))
+    view["loot_waiting"] = loot_waiting(state) if view["loot_after_end"] else None
     if chapter == 1:
         view["potions"] = quest["potions"]
         view["ambushed"] = quest["ambushed"]

@@ -537,7 +537,8 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     _, parsed = check_action(ACTIONS, action, params if params is not None else {},
                              len(state["players"]))
     _require_seat(state, seat)
-    if state["phase"] == PHASE_OVER and action not in _ALLOWED_WHEN_OVER:
+    if (state["phase"] == PHASE_OVER and action not in _ALLOWED_WHEN_OVER
+            and not campaign_rules.loot_open(state, action)):
         raise Rejected("The game is over: undo to change how it ended.")
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
@@ -854,6 +855,9 @@ def _finish(state: dict, outcome: str, reason: str) -> None:
     state["result"] = {"outcome": outcome, "reason": reason, "rounds": state["round"],
                        "threat": state["boss"]["threat"] if state["boss"]["revealed"] else None}
     state["events"].append(("Victory! " if outcome == "won" else "Defeat. ") + reason)
+    waiting = campaign_rules.loot_waiting(state) if outcome == "won" else None
+    if waiting:
+        state["events"].append(waiting)
 
 
 def _end_turn(state: dict, params: dict, seat: int) -> None:
@@ -1003,6 +1007,7 @@ def _add_loot(state: dict, params: dict, seat: int) -> None:
     if len(hero["loot"]) >= loot_slots(hero):
         raise Rejected(f"{_slots_full(hero)} Discard one first (a new card replaces one of them).")
     hero["loot"].append(name)
+    campaign_rules.chest_drawn(state)
 
 
 def _loot_at(hero: dict, index: int) -> str:
@@ -1135,11 +1140,20 @@ def _defeat_boss(state: dict, params: dict, seat: int) -> None:
 
 def _set_stack(state: dict, params: dict, seat: int) -> None:
     stack = params["stack"]
-    if stack > state["stack_total"]:
-        raise Rejected(f"The stack started with {state['stack_total']} tiles.")
-    state["placed"]["corrected"] += state["stack"] - stack
-    state["stack"] = stack
-    state["events"].append(f"Forest stack set to {plural(stack, 'tile')}.")
+    if campaign_rules.counts_own_stack(state, tiles_placed(state)):
+        # Chapters 1 and 2 leave out Lair tiles the rulebook does not count: the players'
+        # count before the first tile is drawn is the stack the app counts from.
+        most = campaign_rules.chapter_stack(state["chapter"])
+        if stack > most:
+            raise Rejected(f"This chapter's Forest stack holds at most {most} tiles.")
+        state["stack_total"] = state["stack"] = stack
+        state["events"].append(f"Forest stack counted: {plural(stack, 'tile')}.")
+    else:
+        if stack > state["stack_total"]:
+            raise Rejected(f"The stack started with {state['stack_total']} tiles.")
+        state["placed"]["corrected"] += state["stack"] - stack
+        state["stack"] = stack
+        state["events"].append(f"Forest stack set to {plural(stack, 'tile')}.")
     if _placer(state) is not None and stack == 0:
         _continue_growth(state)  # a tile is due and there is none: the rule applies now
 

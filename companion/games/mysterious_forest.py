@@ -17,9 +17,9 @@ Rulings where the rulebook leaves a gap:
   crowd, so 1 to 6 players may sit at a table.
 - The Starting card has no Equipment, so it is not scouted: Phase 1 looks at every card
   after it, the Final Battle card last (8 cards at Standard, 10 at Lead Adventurers).
-- The Backpack board's number of spaces is not in the rulebook: it is a setup option (24 by
-  default; count the spaces on your board). It must be even, since a roll fills two (one or
-  none only when a Loki finds no token left, see below).
+- The Backpack board's number of spaces is not in the rulebook: the players may set any whole
+  number above their level's Loki tokens in the setup (24 by default). A roll fills only the
+  spaces left, so an odd number works: the last roll fills the one space there is.
 - A Loki face is never rerolled: the rulebook rerolls a die "in this case, and this case
   only", an Equipment face whose Equipment is not in the Reserve. When the face-down Loki
   stack runs short, the roll takes the Loki tokens left (one Loki rolled: still an Equipment
@@ -59,9 +59,9 @@ BOARD_OFFERS_REMATCH = True
 LOKI_TOKENS = 11
 WANDERER_TOKENS = 2
 DEFAULT_BACKPACK_SIZE = 24
-MIN_BACKPACK_SIZE = 10
+# Any whole number above the level's Loki tokens (ruling); the bounds only keep a typo out.
+MIN_BACKPACK_SIZE = 1
 MAX_BACKPACK_SIZE = 40
-SPACES_PER_ROLL = 2
 # A roll of Lokis with the stack empty brings nothing, so a Backpack can take more rolls
 # than half its spaces; this bounds the roll number a phone may name.
 MAX_ROLLS = 200
@@ -378,10 +378,10 @@ def setup(players: list[str], options: dict) -> dict:
     if level not in LEVELS:
         raise Rejected("Difficulty level: choose one of " + ", ".join(LEVEL_ORDER) + ".")
     size = options.get("backpack_size", DEFAULT_BACKPACK_SIZE)
-    if (isinstance(size, bool) or not isinstance(size, int) or size % SPACES_PER_ROLL
-            or not max(MIN_BACKPACK_SIZE, setup_loki(level) + 1) <= size <= MAX_BACKPACK_SIZE):
-        raise Rejected("Backpack spaces: choose an even number from "
-                       f"{MIN_BACKPACK_SIZE} to {MAX_BACKPACK_SIZE}.")
+    if (isinstance(size, bool) or not isinstance(size, int)
+            or not setup_loki(level) < size <= MAX_BACKPACK_SIZE):
+        raise Rejected(f"Backpack spaces: choose a whole number from {setup_loki(level) + 1} to "
+                       f"{MAX_BACKPACK_SIZE}.")
     state = {
         "rules_version": RULES_VERSION,
         "players": list(players),
@@ -457,16 +457,14 @@ _LEVEL_STEPS = (1, 5)
 
 
 def _check_backpack_size(size: int, level: str) -> None:
-    if size % SPACES_PER_ROLL:
-        raise Rejected(f"Backpack spaces: {size} is odd; every roll fills two spaces, "
-                       "so choose an even number.")
     if size <= setup_loki(level):
-        raise Rejected("Backpack spaces: the Backpack needs room beyond its Loki tokens.")
+        raise Rejected(f"Backpack spaces: the Backpack needs room beyond its "
+                       f"{setup_loki(level)} Loki tokens.")
 
 
 def _smaller_backpack(state: dict) -> int | None:
-    size = state["backpack_size"] - SPACES_PER_ROLL
-    return size if size >= MIN_BACKPACK_SIZE and size > state["setup_loki"] else None
+    size = state["backpack_size"] - 1
+    return size if size > state["setup_loki"] else None
 
 
 def _change_setup(state: dict, params: dict, seat: int) -> None:
@@ -958,8 +956,8 @@ def view(state: dict, seat: int | None) -> dict:
         "backpack_size": state["backpack_size"],
         # The sizes the setup may still choose: even, and room beyond the Loki tokens.
         "backpack_smaller": _smaller_backpack(state),
-        "backpack_larger": (state["backpack_size"] + SPACES_PER_ROLL
-                            if state["backpack_size"] + SPACES_PER_ROLL <= MAX_BACKPACK_SIZE else None),
+        "backpack_larger": (state["backpack_size"] + 1
+                            if state["backpack_size"] < MAX_BACKPACK_SIZE else None),
         "backpack_filled": filled,
         "backpack_left": state["backpack_size"] - filled,
         "backpack_slots": backpack_slots(state),

@@ -651,17 +651,11 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
     second_run_out = False
     for _ in range(refill):
         if state["draw"] == 0:
-            # Only after a manual correction: the run-out was counted when it happened.
-            state["draw"], state["discard"] = state["discard"], 0
-            state["events"].append("The draw pile was empty: discard shuffled into a new draw pile.")
+            # A pile corrected to 0 runs out here, as one played out does (ruling).
+            second_run_out = _run_out(state) or second_run_out
         state["draw"] -= 1
         if state["draw"] == 0:
-            state["run_outs"] += 1
-            state["events"].append(f"Draw pile ran out ({_ordinal(state['run_outs'])} time): "
-                                   "discard shuffled into a new draw pile.")
-            state["draw"], state["discard"] = state["discard"], 0
-            if state["run_outs"] == RUN_OUTS_FOR_FINAL_ROUND:
-                second_run_out = True
+            second_run_out = _run_out(state) or second_run_out
     state["leader"] = (state["leader"] + 1) % seat_count
     state["round"] += 1
     if second_run_out:
@@ -683,6 +677,16 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
     if state["final_round"]:
         state["events"].append("Final round!")
     _preparation(state)
+
+
+def _run_out(state: dict) -> bool:
+    """The draw pile is empty while refilling: the discard is shuffled into a new draw pile.
+    True when this is the run-out that makes the next round the final one."""
+    state["run_outs"] += 1
+    state["events"].append(f"Draw pile ran out ({_ordinal(state['run_outs'])} time): "
+                           "discard shuffled into a new draw pile.")
+    state["draw"], state["discard"] = state["discard"], 0
+    return state["run_outs"] == RUN_OUTS_FOR_FINAL_ROUND
 
 
 def _preparation(state: dict) -> None:
@@ -1027,6 +1031,21 @@ def secret_open(state: dict, seat: int) -> bool:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _seat_count(state):
         return False
     return state["picks"][seat] is not None
+
+
+# The leader reveals the forest's cards and runs the round's steps.
+LEADER_ACTIONS = ("reveal", "start_exploration", "next_round")
+
+
+def acting_seat(state: dict, action: str, params: dict) -> int | None:
+    """Who acts when a phone serving several seats names none: the player an entry is for,
+    or the leader for the leader's steps (None: the game does not say)."""
+    player = str(params.get("player", "")) if isinstance(params, dict) else ""
+    if action != "choose" and player.isdigit():
+        return int(player)
+    if action in LEADER_ACTIONS:
+        return state["leader"]
+    return None
 
 
 def describe(action: str, params: dict, seat: int, players: list[str]) -> str:

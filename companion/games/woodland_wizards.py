@@ -422,16 +422,20 @@ def _final_for_state(state: dict) -> list[dict]:
 
 
 def verdict(ranking: list[dict]) -> dict:
-    """Who wins and why, in one line each: the tie-break that decided it, or the lead."""
+    """Who wins and why: the tie-break that decided it, or the lead; and `ties`, the step that
+    decided every other place among equal scores, best place first (always shown, for every
+    tied group, not just first place)."""
     first, second = ranking[0], ranking[1]
     if second["score"] == first["score"]:
         why = second["reason"]
     else:
         why = (f"{plural(first['score'] - second['score'], 'point')} ahead of {second['name']} "
                f"({second['score']}).")
+    ties = [row["reason"] for above, row in zip(ranking[1:], ranking[2:])
+            if above["score"] == row["score"]]
     return {"winner": first["name"], "score": first["score"],
             "headline": f"{first['name']} wins with {plural(first['score'], 'point')}.",
-            "why": why}
+            "why": why, "ties": ties}
 
 
 def outcome(state: dict) -> dict | None:
@@ -439,6 +443,7 @@ def outcome(state: dict) -> dict | None:
     if state.get("phase") != PHASE_OVER:
         return None
     ranking = _final_for_state(state)
+    result = verdict(ranking)
     by_round = [list(scores) for scores in state.get("round_scores", [])][:state["round"] - 1]
     by_round.append([_final_keys(board)["score"] for board in state["boards"]])
     return {
@@ -451,7 +456,7 @@ def outcome(state: dict) -> dict | None:
         "rounds": state["round"],
         "score_by_round": by_round,
         # The one sentence shown on the table, in the history and in the export: who and why.
-        "summary": "{headline} {why}".format(**verdict(ranking)),
+        "summary": " ".join([result["headline"], result["why"], *result["ties"]]),
     }
 
 

@@ -256,7 +256,7 @@ def board(client, code):
 
 
 def crystal_fields(html):
-    return re.search(r'<fieldset id="wf-crystal-fields"[^>]*>', html).group(0)
+    return re.search(r'<fieldset id="wf-crystal-fields[^"]*"[^>]*>', html).group(0)
 
 
 def test_one_flower_reads_in_the_singular_everywhere_on_the_board(client):

@@ -171,3 +171,15 @@ def test_create_the_table_is_in_the_first_screen_of_every_new_table_form(live_se
         assert size["width"] >= 24 and size["height"] >= 24, size
     assert page.evaluate("() => document.documentElement.scrollHeight") > 0
     assert FIRST_SCREEN == 844
+
+
+@pytest.mark.parametrize("game", ["woodland-wizards", "mysterious-forest"])
+def test_the_first_screen_of_the_other_games_is_axe_clean(live_server, phones, game):
+    (page,) = phones(1)
+    page.goto(f"{live_server}/new/{game}")
+    for i, name in enumerate(("Ana", "Ben")):
+        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    page.get_by_role("button", name="Create the table").click()
+    page.get_by_role("button", name=re.compile("every free seat")).click()
+    expect(page.locator("[data-primary]")).to_be_visible()
+    assert_axe_clean(page, game)

@@ -100,7 +100,7 @@ def test_the_turn_card_holds_the_fights_and_a_boss_named_without_its_track_says_
     ben.get_by_role("button", name="Reveal the Boss").click()
 
     # On Ana's turn card, after Ben's move arrives: a Monster defeated, then the Boss.
-    boss_down = ana.get_by_role("button", name=re.compile("^We defeated the Boss Grimnor"))
+    boss_down = ana.get_by_role("button", name=re.compile("Boss defeated Grimnor"))
     expect(boss_down).to_be_visible()
     mushroom = ana.get_by_role("button", name="Defeated a Mushroom")
     assert_in_first_screen(ana, mushroom)

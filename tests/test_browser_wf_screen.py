@@ -202,8 +202,12 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
         tap(page, re.compile("Return"))
     for page in everyone:
         expect(page.locator("#view .view")).to_have_attribute("data-phase", "reveal")
+    # The returners, the leader first, crystallize before the next card.
+    tap(bart, f"{LONG_NAME} is done crystallizing")
+    tap(dora, "Dora is done crystallizing")
     tap(bart, "0 Flowers, no Witch")
     tap(cara, re.compile("Return"))
+    tap(cara, "Cara is done crystallizing")
 
     # The deck cycles: a draw pile of 1 runs out when the forest is refilled.
     post_action(dora, live_server, code, "set_draw_pile", {"count": 1})

@@ -74,6 +74,9 @@ def play_a_quick_round(pages, leader_page):
         tap(page, re.compile("Return"))
     for page in pages:
         expect(page.locator("#view .view")).to_have_attribute("data-phase", re.compile("end|tally"))
+    # Each returner's phone asks what they crystallized; here nobody took anything.
+    for page in pages:
+        tap(page, re.compile("is done crystallizing"))
 
 
 def start_exploration(leader_page):

@@ -180,6 +180,45 @@ def _recorded_line(name: str, entry: dict) -> str:
             "one Loot card on the campaign page, then the chapter starts again.")
 
 
+def tally_correction(conn, row: store.CampaignRow) -> dict | None:
+    """The last won chapter's Monster tally, while it may still be corrected (until the next
+    chapter starts): its table, chapter and the counts as recorded."""
+    code = rules.correctable_chapter(row.state)
+    if code is None:
+        return None
+    entry = row.state["recorded"][code]
+    counts = entry.get("monsters")
+    if counts is None:
+        table = store.get_table(conn, code)
+        counts = (table.snapshot.get("monsters") if table is not None else None) or {}
+    return {"code": code, "chapter": entry["chapter"],
+            "monsters": [{"kind": kind, "label": explorers.MONSTER_LABELS[kind],
+                          "icon": explorers.MONSTER_ICONS[kind], "count": int(counts.get(kind, 0))}
+                         for kind in explorers.MONSTERS]}
+
+
+def correct_tally(conn, campaign_id, raw_counts: dict, rng: random.Random | None = None) -> None:
+    """Correct the last won chapter's Monsters defeated; The Forest Awakens is drawn again.
+    Each count is a whole number from 0 to 99, or the correction is refused whole."""
+    row = load(conn, campaign_id)
+    counts = {}
+    for kind in explorers.MONSTERS:
+        raw = str(raw_counts.get(kind, "") or "").strip()
+        if not raw.isdigit() or int(raw) > 99:
+            raise tables.TableError(f"{explorers.MONSTER_LABELS[kind]}s defeated: a whole number "
+                                    "from 0 to 99.")
+        counts[kind] = int(raw)
+    rng = rng or random.SystemRandom()
+    with store.Transaction(conn):
+        current = store.get_campaign(conn, row.id)
+        try:
+            state, lines = rules.correct_tally(current.state, counts, rng)
+        except Rejected as exc:
+            raise tables.TableError.refusing(exc) from None
+        store.save_campaign(conn, row.id, state)
+        store.add_campaign_events(conn, row.id, lines)
+
+
 def restart(conn, campaign_id, discards: dict) -> None:
     row = load(conn, campaign_id)
     with store.Transaction(conn):

@@ -125,7 +125,7 @@ def test_a_chapter_won_carries_over_and_a_chapter_lost_starts_again(live_server,
     # phones. The chapter is recorded, and The Forest Awakens drawn, only once confirmed.
     for page in (ana, ben):
         expect(page.locator("[data-primary] .ex-result-title")).to_have_text("🏆 Victory!")
-        expect(page.locator("[data-primary] .camp-result")).to_contain_text("confirm the end")
+        expect(page.locator("[data-primary] .camp-result")).to_contain_text("then confirm")
     check_screen(ana, "campaign-04-chapter-1-won", HEIGHTS)
 
     ben.get_by_role("button", name="Confirm the end of the chapter").click()

@@ -46,7 +46,9 @@ def open_panel(page, panel):
 
 
 def tap(page, name):
-    tap_button(page, name, exact=True)
+    """Tap the button named `name`, whose spoken name may go on with its own words
+    ("End turn: End Xylia's turn"), but no other button that merely contains `name`."""
+    tap_button(page, re.compile("^" + re.escape(name) + "(: .*)?$"))
 
 
 WATCHES = {}

@@ -74,6 +74,9 @@ def play_a_quick_round(pages, leader_page):
         tap(page, re.compile("Return"))
     for page in pages:
         expect(page.locator("#view .view")).to_have_attribute("data-phase", re.compile("end|tally"))
+    # Each returner's phone asks what they crystallized; here nobody took anything.
+    for page in pages:
+        tap(page, re.compile("is done crystallizing"))
 
 
 def start_exploration(leader_page):
@@ -122,7 +125,11 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
     for page in everyone:
         expect(page.locator(".events")).to_contain_text(f"Reveal 1: {LONG_NAME} returns, Dora and Cara stay.")
         expect(page.locator(".events")).to_contain_text(f"{LONG_NAME} gains 1 Flower.")
+    # The returner is asked what he crystallized; the others see whom the next card waits for.
+    for page in (dora, cara):
         expect(page.locator("[data-primary]")).to_contain_text("Reveal card 2")
+        expect(page.locator("[data-primary]")).to_contain_text(f"{LONG_NAME} crystallizes first")
+    expect(bart.locator("[data-primary] h2")).to_have_text(f"{LONG_NAME}, what did you crystallize?")
     glance(cara, watches[cara], "wf-05-reveal-results")
     glance(bart, watches[bart], "wf-05b-reveal-results-returned")
 
@@ -135,7 +142,7 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
     before = version_of(bart)
     tap(dora, "Witch and 2 Flowers")
     wait_for_version((bart,), before + 1)
-    expect(bart.locator("[data-primary]")).to_contain_text("out of the forest")
+    expect(bart.locator("[data-primary] h2")).to_have_text(f"{LONG_NAME}, what did you crystallize?")
     expect(bart.locator("#wf-crystal-item")).to_have_value("cultivation")
     expect(bart.locator("#wf-crystal-color")).to_have_value("red")
     expect(bart.locator("#wf-crystal-magic")).to_have_value("3")
@@ -148,11 +155,14 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
     expect(bart.locator("#wf-crystal-item")).to_have_value("card")
     expect(bart.locator("#wf-crystal-magic")).to_have_value("0")
     expect(bart.locator("#wf-players summary")).to_contain_text(f"{LONG_NAME} 3")
+    tap(bart, f"{LONG_NAME} is done crystallizing")
+    expect(bart.locator("[data-primary]")).to_contain_text("out of the forest")
     glance(bart, watches[bart], "wf-06-out-of-the-forest")
 
     # Card 2 (a Witch): Dora returns, Cara stays; card 3 is the second Witch and catches Cara alone.
     tap(dora, re.compile("Return"))
     tap(cara, re.compile("Stay"))
+    tap(dora, "Dora is done crystallizing")  # the leader crystallizes before the next card
     tap(dora, "Witch and 0 Flowers")
     for page in everyone:
         expect(page.locator(".events")).to_contain_text("Second Witch! Cara is eliminated and gains nothing this round.")
@@ -195,8 +205,12 @@ def test_a_whole_game_keeps_each_phones_next_move_in_the_first_screen(live_serve
         tap(page, re.compile("Return"))
     for page in everyone:
         expect(page.locator("#view .view")).to_have_attribute("data-phase", "reveal")
+    # The returners, the leader first, crystallize before the next card.
+    tap(bart, f"{LONG_NAME} is done crystallizing")
+    tap(dora, "Dora is done crystallizing")
     tap(bart, "0 Flowers, no Witch")
     tap(cara, re.compile("Return"))
+    tap(cara, "Cara is done crystallizing")
 
     # The deck cycles: a draw pile of 1 runs out when the forest is refilled.
     post_action(dora, live_server, code, "set_draw_pile", {"count": 1})

@@ -71,6 +71,10 @@ def test_three_phones_play_two_rounds(live_server, phones):
         expect(page.locator(".events")).to_contain_text("Ana gains 3 Flowers.")
     shot(cara, "11-after-reveal")
 
+    # Ana, back home, is asked what she crystallized; she took nothing.
+    expect(ana.locator("[data-primary] h2")).to_have_text("Ana, what did you crystallize?")
+    ana.get_by_role("button", name="Ana is done crystallizing").click()
+
     # Card 2 shows the Witch; Ben and Cara stay; card 3 is the second Witch.
     ben.get_by_role("button", name="Witch and 1 Flower").click()
     expect(cara.get_by_role("button", name=re.compile("Stay"))).to_be_visible()

@@ -288,8 +288,8 @@ def test_a_loki_token_is_explained_through_the_json_api_and_on_the_screen(client
     for _ in range(3):
         ok(client, code, "pack", {"took": "equipment"})
     page = client.get(f"/t/{code}").get_data(as_text=True)
-    assert 'aria-label="Use a Loki token: Power 1"' in page
-    assert 'aria-label="Use a Loki token: Power 2"' in page
+    assert 'aria-label="Use a Loki token: Power 1: ' in page
+    assert 'aria-label="Use a Loki token: Power 2: ' in page
     answer = ok(client, code, "use_loki", {"power": 2})
     assert answer["events"][0].startswith("Loki token used on card 1, Power 2. Power 2: exchange")
     assert answer["view"]["loki_now"]["lines"] == [mf.LOKI_POWERS[2], mf.LOKI_ONLY_LOKI, mf.LOKI_BACK]

@@ -49,7 +49,7 @@ def test_setup_starts_round_one_with_every_seat_in_the_forest():
         "rules_version": wf.RULES_VERSION, "players": NAMES[:4], "inventory": True, "round": 1,
         "leader": 3, "phase": "reveal", "final_round": False, "final_round_number": None,
         "cards": [], "decision": 0, "in_forest": [0, 1, 2, 3], "eliminated": [], "returns": [],
-        "picks": [None] * 4, "history": [], "crystallization_order": [], "draw": 21, "discard": 0,
+        "picks": [None] * 4, "history": [], "crystallization_order": [], "crystallizing": [], "draw": 21, "discard": 0,
         "run_outs": 0,
         "boards": [{"magic": 0, "forest_tiles": 0, "items": [], "flowers_by_round": [0], "bag": 0,
                     "storehouse": 0, "bag_capacity": 6, "final_flowers": None}] * 4,
@@ -198,6 +198,8 @@ def test_only_a_real_seat_has_a_secret_pick():
     ("set_forest_magic", {"player": 1, "count": 3}, 0, "Ana set Ben's Forest Magic Tiles to 3"),
     ("set_magic", {"player": 0, "magic": 17}, 0, "Ana set their own Magic to 17"),
     ("set_final_flowers", {"player": 2, "count": 4}, 1, "Ben set Cara's Flowers left to 4"),
+    ("done_crystallizing", {"player": 1}, 1, "Ben is done crystallizing"),
+    ("done_crystallizing", {"player": 2}, 0, "Ana: Cara is done crystallizing"),
     ("done_preparing", {"player": 0}, 0, "Ana is done preparing"),
     ("done_preparing", {"player": 2}, 0, "Ana: Cara is done preparing"),
     ("start_exploration", {"round": 2}, 1, "Ben started Exploration"),
@@ -218,6 +220,46 @@ def test_a_log_line_for_an_action_without_its_own_wording_uses_its_label(monkeyp
 
 
 # ----------------------------------------------------------------- what each step tells the table
+
+
+def test_each_returner_is_asked_to_crystallize_in_order_until_done():
+    """Rulebook: "A player who chose Return, after gaining Flowers of Defilement, performs
+    Crystallization ... in clockwise order starting from the player closest to the leader
+    player." Each returner stays asked until they say they are done; eliminated players are
+    never asked."""
+    state = pick(reveal(new_game(4, leader=2), 3), {0: "return", 1: "stay", 2: "stay", 3: "return"})
+    assert state["crystallizing"] == [3, 0]
+    # Logging a card keeps the player asked: they may take more than one.
+    state = act(state, "crystallize", 3, player=3, item="card", magic=4, spent=2)
+    assert state["crystallizing"] == [3, 0]
+    state = act(state, "done_crystallizing", 1, player=3)
+    assert state["crystallizing"] == [0] and state["events"] == []
+    assert refused(state, "done_crystallizing", 0, player=3) == "Dan has no Crystallization waiting."
+    # A later returner joins the end of the queue; the second Witch asks nobody.
+    state = pick(reveal(state, 1), {1: "return", 2: "stay"})
+    assert state["crystallizing"] == [0, 1]
+    state = reveal(pick(reveal(state, 0, witch=True), {2: "stay"}), 0, witch=True)
+    assert state["eliminated"] == [2] and state["crystallizing"] == [0, 1]
+    # A new round asks nobody from the last.
+    state = next_round(state)
+    assert state["crystallizing"] == []
+
+
+def test_the_final_tally_waits_for_no_one_but_lets_returners_say_they_are_done():
+    state = final_tally(3)
+    assert state["crystallizing"] == [0, 1, 2]
+    state = act(state, "done_crystallizing", 2, player=1)
+    assert state["crystallizing"] == [0, 2]
+    assert wf.view(state, None)["crystallizing"] == [0, 2]
+
+
+def test_a_state_saved_before_returners_were_asked_reads_as_nobody_asked():
+    state = pick(reveal(new_game(2), 1), {0: "stay", 1: "stay"})
+    del state["crystallizing"]
+    assert wf.view(state, 0)["crystallizing"] == []
+    assert refused(state, "done_crystallizing", 0, player=0) == "Ana has no Crystallization waiting."
+    state = pick(reveal(state, 2), {0: "return", 1: "stay"})
+    assert state["crystallizing"] == [0]
 
 
 def test_a_lone_returner_then_the_last_card_tell_the_table_what_happens():
@@ -406,7 +448,7 @@ def test_the_view_while_players_choose_shows_every_computed_field():
         "returns": [{"seat": 0, "reveal": 1, "flowers": 2, "forest_tile": False, "name": "Ana"}],
         "eliminated": [],
         "history": [{"reveal": 1, "flowers_on_display": 2, "choices": ["return", "stay", "stay"]}],
-        "crystallization_order": [0], "draw": 21, "discard": 0, "run_outs": 0,
+        "crystallization_order": [0], "crystallizing": [0], "draw": 21, "discard": 0, "run_outs": 0,
         "boards": [
             board_view(0, "Ana", "returned", magic=1, score=1, cultivation=["red"],
                        items=[{"item": "cultivation", "color": "red", "magic": 1, "spent": 0,

@@ -48,6 +48,11 @@ def to_final_tally(client, code):
     assert view_of(client, code)["phase"] == "tally"
 
 
+def all_done_crystallizing(client, code):
+    for seat in view_of(client, code)["crystallizing"]:
+        ok(act(client, code, "done_crystallizing", {"player": seat}, seat=0))
+
+
 def now_card(html):
     """The first section.card.now[data-primary]: what this phone must do now."""
     return re.search(r'<section class="card now[^"]*"[^>]*data-primary.*?</section>', html, re.S).group(0)
@@ -63,6 +68,10 @@ def test_a_short_game_reaches_scoring_on_the_page(client):
     sit_everyone(client, code)
     to_final_tally(client, code)
     act(client, code, "crystallize", {"player": 0, "magic": 5, "item": "card"}, seat=0)
+    # Each returner is asked on the main card until they say they are done.
+    page = client.get(f"/t/{code}").get_data(as_text=True)
+    assert "Ana, what did you crystallize?" in now_card(page)
+    all_done_crystallizing(client, code)
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert "Confirm the final tally" in now_card(page) and "🏆" not in page
     ok(act(client, code, "confirm_tally", {}, seat=1))
@@ -122,6 +131,7 @@ def test_api_result_waits_for_the_confirmed_tally_and_asks_flowers_only_on_a_tie
     code = new_table(client, ("Ana", "Ben", "Cara"))
     sit_everyone(client, code)
     to_final_tally(client, code)
+    all_done_crystallizing(client, code)
     view = view_of(client, code)
     assert (view["game_over"], view["result"], view["flowers_missing"]) == (False, None, [0, 1, 2])
     assert history_summaries(client) == []
@@ -246,7 +256,7 @@ def board(client, code):
 
 
 def crystal_fields(html):
-    return re.search(r'<fieldset id="wf-crystal-fields"[^>]*>', html).group(0)
+    return re.search(r'<fieldset id="wf-crystal-fields[^"]*"[^>]*>', html).group(0)
 
 
 def test_one_flower_reads_in_the_singular_everywhere_on_the_board(client):

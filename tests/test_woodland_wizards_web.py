@@ -31,14 +31,14 @@ def test_a_phone_passed_around_gets_the_next_seat_due_in_each_step(client, make_
         return primary(client.get(f"/t/{code}").get_data(as_text=True))
 
     assert "Ana's turn: draw a card, then play a card." in look()
-    assert 'aria-label="Ana drew and played"' in look()
+    assert 'aria-label="Ana drew and played: ' in look()
     ok(client, code, "end_wandering_turn", {"player": 0})
-    assert 'aria-label="Ben drew and played"' in look()
+    assert 'aria-label="Ben drew and played: ' in look()
     ok(client, code, "set_phase", {"phase": "boost"})
-    assert 'aria-label="Ana boosts"' in look()
+    assert 'aria-label="Ana boosts: ' in look()
     ok(client, code, "boost", {"player": 0})
     now = look()
-    assert 'aria-label="Ben boosts"' in now and "Waiting for Ben, Cara and Dan to boost or pass." in now
+    assert 'aria-label="Ben boosts: ' in now and "Waiting for Ben, Cara and Dan to boost or pass." in now
     ok(client, code, "set_phase", {"phase": "scoring"})
     assert 'aria-label="Ana\'s round total"' in look()
     for seat, total in enumerate((4, 9, 9, 2)):
@@ -123,7 +123,7 @@ def test_each_phone_sees_its_own_wandering_turn_first(client, make_client):
     assert "end_wandering_turn" not in ben_now
     # Ben may still tap for Ana from the panel of everyone's turns, or correct whose turn it is.
     panel = re.search(r'<details class="panel[^"]*" id="ww-wander-all".*?</details>', ben_page, re.S).group(0)
-    assert 'aria-label="Ana drew and played"' in panel
+    assert 'aria-label="Ana drew and played: ' in panel
     assert 'aria-label="Correct: it is Cara&#39;s turn"' in panel
     ok(client, code, "end_wandering_turn", {"player": 0})
     assert "You have drawn and played." in primary(client.get(f"/t/{code}").get_data(as_text=True))

@@ -53,6 +53,7 @@ import random
 
 from . import explorers_of_the_woodlands as game
 from .base import Rejected
+from .words import join_names, plural
 
 CHAPTERS = (1, 2, 3, 4, 5)
 CHAPTER_TITLES = {1: "Mushrooms for the Elder", 2: "Tree of Life (part 1)",
@@ -1299,3 +1300,41 @@ def campaign_view(campaign: dict) -> dict:
             "finished": campaign["finished"], "chapters": chapters, "table": campaign["table"],
             "awaiting_discards": campaign["awaiting_discards"], "draws": draws,
             "thorns": game.THORNS_LABELS[campaign["thorns"]]}
+
+
+# ----------------------------------------------------------------- the tally, corrected
+
+
+def correctable_chapter(campaign: dict) -> str | None:
+    """The table of the chapter whose Monster tally may still be corrected: the last chapter
+    recorded, when it was won with a draw of The Forest Awakens (not chapter 5, which ends
+    the campaign) and the next has not started."""
+    if campaign["table"] or campaign["awaiting_discards"] or campaign["finished"]:
+        return None
+    if not campaign["recorded"]:
+        return None
+    code, entry = list(campaign["recorded"].items())[-1]
+    return code if entry.get("draw") else None  # only a won chapter draws
+
+
+def correct_tally(campaign: dict, monsters: dict, rng: random.Random) -> tuple[dict, list[str]]:
+    """The last won chapter's Monsters defeated, corrected before the next chapter starts:
+    its draw of The Forest Awakens is undone and drawn again from the corrected tally."""
+    code = correctable_chapter(campaign)
+    if code is None:
+        raise Rejected("No chapter's tally can be corrected now: only the last chapter won, "
+                       "until the next one starts.")
+    new = json.loads(json.dumps(campaign))
+    entry = new["recorded"][code]
+    old_type = entry["draw"]["type"]
+    enraged = [kind for kind in new["enraged"] if kind != old_type]
+    draw = forest_awakens(monsters, enraged, rng)
+    if draw["type"]:
+        enraged.append(draw["type"])
+    new["enraged"] = [kind for kind in game.MONSTERS if kind in enraged]
+    entry["draw"] = draw
+    entry["monsters"] = {kind: int(monsters.get(kind, 0)) for kind in game.MONSTERS}
+    counted = join_names([plural(entry["monsters"][k], game.MONSTER_LABELS[k])
+                          for k in game.MONSTERS])
+    return new, [f"Chapter {entry['chapter']}'s Monster tally corrected: {counted}.",
+                 awakening_text(draw)]

@@ -205,8 +205,9 @@ ACTIONS: dict[str, ActionSpec] = {
         "reveal_boss", (Param("boss", "choice", label="Boss", choices=BOSSES),
                         Param("name", "text", label="Boss name", optional=True, default="",
                               max_length=30),
+                        # Optional here only so that an empty field is answered in words.
                         Param("track", "int", label="Threat track length", min=TRACK_MIN,
-                              max=TRACK_MAX),
+                              max=TRACK_MAX, optional=True),
                         Param("cause", "choice", label="What revealed it", choices=REVEAL_CAUSES,
                               default="tile")),
         label="Reveal the Boss"),
@@ -1080,6 +1081,9 @@ def _reveal_boss(state: dict, params: dict, seat: int) -> None:
     boss = state["boss"]
     if not campaign_rules.has_boss_tile(state.get("chapter")):
         raise Rejected(f"There is no Boss in chapter {state['chapter']}.")
+    if params["track"] is None:
+        raise Rejected("Threat track length missing: type how many spaces the Boss's threat "
+                       f"track has (printed on its card), {TRACK_MIN} to {TRACK_MAX}.")
     key = params["boss"]
     name = params["name"] if key == "other" and params["name"] else BOSS_LABELS[key]
     if params["cause"] == "corruption" and state.get("chapter") != 5:

@@ -84,6 +84,8 @@ ACTIONS: dict[str, ActionSpec] = {
          Param("from_storehouse", "int", label="Flowers from the Storehouse", min=0, max=20,
                default=0)),
         label="Log Crystallization"),
+    "done_crystallizing": ActionSpec("done_crystallizing", (_PLAYER,),
+                                     label="Done crystallizing"),
     "store": ActionSpec("store", (_PLAYER,), label="Store a Flower"),
     "done_preparing": ActionSpec("done_preparing", (_PLAYER,), label="Done preparing"),
     "start_exploration": ActionSpec(
@@ -126,7 +128,7 @@ ACTIONS: dict[str, ActionSpec] = {
 
 # Once the final Exploration is over, only the tally moves: the returners' Crystallization,
 # corrections of the numbers scored, and the players' confirmation.
-_TALLY_ACTIONS = ("crystallize", "set_inventory", "set_forest_magic", "set_magic",
+_TALLY_ACTIONS = ("crystallize", "done_crystallizing", "set_inventory", "set_forest_magic", "set_magic",
                   "set_final_flowers", "confirm_tally")
 
 
@@ -268,6 +270,7 @@ def setup(players: list[str], options: dict) -> dict:
         "picks": [None] * seat_count,  # secret until everyone in the forest has picked
         "history": [],
         "crystallization_order": [],
+        "crystallizing": [],  # returners who have not said they are done crystallizing, in order
         "draw": PILE_CARDS,
         "discard": 0,
         "run_outs": 0,
@@ -417,6 +420,9 @@ def _gain_flowers(state: dict, returners: list[int], reveal_number: int) -> None
         state["events"].append(line + ".")
     order = crystallization_order(returners, state["leader"], _seat_count(state))
     state["crystallization_order"] = order
+    # Each returner is asked what they crystallized until they say they are done.
+    pending = state.setdefault("crystallizing", [])
+    pending.extend(seat for seat in order if seat not in pending)
     if len(order) > 1:
         state["events"].append(f"Crystallization order: {', '.join(_names(state, order))}.")
     for seat in order:
@@ -564,6 +570,15 @@ def _crystallize(state: dict, params: dict, seat: int) -> None:
             state["events"].append(f"{name}'s Bag now holds up to {EXPANDED_BAG_CAPACITY} Flowers.")
 
 
+def _done_crystallizing(state: dict, params: dict, seat: int) -> None:
+    """A returner has crystallized all they wanted (or nothing): the table need not wait."""
+    player = params["player"]
+    pending = state.get("crystallizing", [])
+    if player not in pending:
+        raise Rejected(f"{state['players'][player]} has no Crystallization waiting.")
+    pending.remove(player)
+
+
 def _store(state: dict, params: dict, seat: int) -> None:
     """Pay 1 Flower from the Bag and move 1 more to the Storehouse, in the Preparation Phase."""
     _require_inventory(state)
@@ -670,6 +685,7 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
     state["picks"] = [None] * seat_count
     state["history"] = []
     state["crystallization_order"] = []
+    state["crystallizing"] = []
     for board in state["boards"]:
         board["flowers_by_round"].append(0)
     state["events"].append(f"Round {state['round']}: {state['players'][state['leader']]} leads. "
@@ -788,6 +804,7 @@ _HANDLERS = {
     "reveal": _reveal,
     "choose": _choose,
     "crystallize": _crystallize,
+    "done_crystallizing": _done_crystallizing,
     "store": _store,
     "done_preparing": _done_preparing,
     "start_exploration": _start_exploration,
@@ -1000,6 +1017,7 @@ def view(state: dict, seat: int | None) -> dict:
         "eliminated": sorted(state["eliminated"]),
         "history": [dict(entry, choices=list(entry["choices"])) for entry in state["history"]],
         "crystallization_order": list(state["crystallization_order"]),
+        "crystallizing": list(state.get("crystallizing", [])),
         "draw": state["draw"],
         "discard": state["discard"],
         "run_outs": state["run_outs"],
@@ -1076,6 +1094,9 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         if target_seat == seat:
             return f"{who} crystallized {article} {thing}: {cost}"
         return f"{who} logged for {target}: {article} {thing}, {cost}"
+    if action == "done_crystallizing":
+        return (f"{who} is done crystallizing" if target_seat == seat
+                else f"{who}: {target} is done crystallizing")
     if action == "store":
         return f"{who} stored a Flower" + ("" if target_seat == seat else f" for {target}")
     if action == "set_inventory":

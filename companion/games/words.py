@@ -15,7 +15,12 @@ def join_names(words) -> str:
 
 def plural(count: int, word: str, many: str | None = None) -> str:
     """Say '1 Flower' or '3 Flowers' ('many' for irregular plurals)."""
-    return f"{count} {word}" if count == 1 else f"{count} {many or word + 's'}"
+    return f"{count} {noun(count, word, many)}"
+
+
+def noun(count: int, word: str, many: str | None = None) -> str:
+    """The word alone, as `count` of it is said: 'win' for 1, 'wins' otherwise."""
+    return word if count == 1 else many or word + "s"
 
 
 def player_name(players: list[str], seat) -> str:

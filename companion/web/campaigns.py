@@ -54,6 +54,7 @@ def _page(campaign_id, error=None, status=200):
     playing = campaigns.chapter_table(get_db(), row)
     return render_template("campaigns/page.html", c=view, campaign_id=row.id, playing=playing,
                            next_step=campaigns.next_step(row, playing),
+                           tally=campaigns.tally_correction(get_db(), row),
                            history=campaigns.events(get_db(), row.id), error=error), status
 
 
@@ -88,6 +89,19 @@ def campaign_confirm(campaign_id):
         return _page(campaign_id, exc.message, 400)
     if not confirmed.repeated:
         live_hub().notify(confirmed.code)
+    return redirect(url_for("campaigns.campaign_page", campaign_id=campaign_id), code=303)
+
+
+@bp.post("/campaigns/<int:campaign_id>/tally")
+def campaign_tally(campaign_id):
+    """The last won chapter's Monster tally corrected, until the next chapter starts."""
+    try:
+        campaigns.correct_tally(get_db(), campaign_id,
+                                {kind: request.form.get(kind) for kind in explorers.MONSTERS})
+    except tables.NotFound:
+        raise
+    except tables.TableError as exc:
+        return _page(campaign_id, exc.message, 400)
     return redirect(url_for("campaigns.campaign_page", campaign_id=campaign_id), code=303)
 
 

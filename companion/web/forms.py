@@ -8,6 +8,7 @@ with the same arguments and the same markup.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from types import SimpleNamespace
 
@@ -63,9 +64,48 @@ def act_form(context, action, seat=None, cls="", label=None, caller=None):
     return Markup(f"{_opening(context, action, seat, cls, label)}{body}</form>")
 
 
+_NOT_WORDS = re.compile(r"[^\w\s]|_")
+
+
+def _plain(text) -> str:
+    """A button's words as a browser reads them out of its markup: tags dropped, entities
+    read, spaces as written (text beside a tag joins it)."""
+    return (text if isinstance(text, Markup) else escape(text)).striptags()
+
+
+def _words(text: str) -> str:
+    """Text as a listener compares it: no symbols, punctuation or case."""
+    return " ".join(_NOT_WORDS.sub("", text).lower().split())
+
+
+_SMALL_AFTER_WORD = re.compile(r"(?<=\S)<small>")
+
+
+def _spaced(text):
+    """A space before a button's note (<small>): the button shows it on a line of its own
+    either way, and its words are then read apart ("Threat +1 Combat skill")."""
+    if isinstance(text, Markup):
+        return Markup(_SMALL_AFTER_WORD.sub(" <small>", str(text)))
+    return text
+
+
+def spoken_name(label, visible) -> str | None:
+    """A button's accessible name: its `label`, with the words on the button after it when the
+    label leaves them out, so a player who says what they see (voice control) names it."""
+    if not label:
+        return None
+    shown = _plain(visible)
+    # Whole words: "Boost" is not in "Ana boosts" for a listener.
+    if not _words(shown) or f" {_words(shown)} " in f" {_words(label)} ":
+        return label
+    return f"{label}: {shown}"
+
+
 @pass_context
 def act_button(context, action, text, seat=None, cls="btn", fields=None, label=None):
     """A form of one button, with `fields` as hidden inputs."""
+    text = _spaced(text)
+    label = spoken_name(label, text)
     aria = f' aria-label="{_text(label)}"' if label else ""
     return Markup(f'{_opening(context, action, seat, "inline", None)}{_fields(fields or {})}'
                   f'<button class="{_text(cls)}" type="submit"{aria}>{_text(text)}</button></form>')
@@ -92,8 +132,9 @@ def act_stepper(context, action, value, name, low, high, fields=None, label="", 
 def big_button(context, action, icon, text, note="", cls="btn big primary", fields=None, label=None):
     """A form of one button for the phone's actor: an icon and words, a note under them
     (The Mysterious Forest's next steps, for small hands)."""
+    label = spoken_name(label, f"{text} {note}")
     aria = f' aria-label="{_text(label)}"' if label else ""
-    small = f"<small>{_text(note)}</small>" if note else ""
+    small = f" <small>{_text(note)}</small>" if note else ""
     return Markup(f'{_opening(context, action, context.get("actor"), "inline", None)}{_fields(fields or {})}'
                   f'<button class="{_text(cls)} mf-btn" type="submit"{aria}><span class="mf-btn-text">'
                   f'<span aria-hidden="true">{_text(icon)}</span> {_text(text)}</span>{small}</button></form>')

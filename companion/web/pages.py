@@ -17,7 +17,7 @@ from jinja2_fragments.flask import render_block
 from .. import live, tables, timers
 from ..db import get_db
 from ..games import GAMES, get_game
-from ..games.words import join_names, plural
+from ..games.words import join_names, noun, plural
 from . import compression, following, forms, phone, shared_parts, table_reads, templating, view_delta
 
 bp = Blueprint("pages", __name__)
@@ -486,8 +486,9 @@ def and_list(words):
     return join_names(words) if words else ""
 
 
-# "1 Flower", "3 Flowers": the games' own `plural`.
+# "1 Flower", "3 Flowers": the games' own `plural`; "win", "wins" under a number shown apart.
 bp.add_app_template_filter(plural, "counted")
+bp.add_app_template_filter(noun, "noun")
 
 
 @bp.app_template_filter("clock")

@@ -152,8 +152,7 @@ document.addEventListener("input", function (event) {
       if (box.getAttribute("data-running") === "1") left -= passed;
       var shown = box.querySelector(".cd-time");
       if (shown) show(shown, text(Math.ceil(Math.max(0, left))));
-      var low = left > 0 && left <= 10;
-      if (box.classList.contains("low") !== low) box.classList.toggle("low", low);
+      box.classList.toggle("low", left > 0 && left <= 10);
       if (left <= 0 && box.getAttribute("data-running") === "1") timeUp(box);
       if (box.classList.contains("time-up")) timeUp(box);
     }

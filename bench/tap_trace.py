@@ -140,8 +140,8 @@ def run(args) -> int:
                             tapped_key = key
                     line = []
                     for key, found in zip(threads, sums):
-                        if found.get("tasks", 0) < 1:
-                            continue  # a renderer with nothing to do (about:blank, ...)
+                        if not found.get("script"):
+                            continue  # a renderer that ran no script (a spare one): no phone
                         role = "own" if key == tapped_key else "other"
                         per_tap[role].append(found)
                         line.append(f"{role} {found.get('tasks', 0):.0f} (" + ", ".join(

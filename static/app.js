@@ -151,7 +151,7 @@ document.addEventListener("input", function (event) {
       var left = parseFloat(box.getAttribute("data-remaining"));
       if (box.getAttribute("data-running") === "1") left -= passed;
       var shown = box.querySelector(".cd-time");
-      if (shown) shown.textContent = text(Math.ceil(Math.max(0, left)));
+      if (shown) show(shown, text(Math.ceil(Math.max(0, left))));
       box.classList.toggle("low", left > 0 && left <= 10);
       if (left <= 0 && box.getAttribute("data-running") === "1") timeUp(box);
       if (box.classList.contains("time-up")) timeUp(box);
@@ -161,10 +161,16 @@ document.addEventListener("input", function (event) {
       var value = parseFloat(elapsed.getAttribute("data-elapsed"));
       if (elapsed.getAttribute("data-ticking") === "1") value += passed;
       var out = elapsed.querySelector(".elapsed-time");
-      if (out) out.textContent = text(value);
+      if (out) show(out, text(value));
     });
     var toggle = document.querySelector("#view [data-sound-toggle]");
-    if (toggle) toggle.textContent = soundOn() ? "🔔 Sound on" : "🔕 Sound off";
+    if (toggle) show(toggle, soundOn() ? "🔔 Sound on" : "🔕 Sound off");
+  }
+
+  // The clock ticks four times a second but its text changes once a second at most: an
+  // unchanged text is not written again (each write costs a phone a style, layout and paint).
+  function show(el, value) {
+    if (el.textContent !== value) el.textContent = value;
   }
 
   function restart() { shownAt = performance.now(); tick(); }

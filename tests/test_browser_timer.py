@@ -75,3 +75,40 @@ def test_two_phones_share_the_countdown_and_the_pause(live_server, phones):
     ben.reload()
     expect(ben.locator(".time-up-banner")).to_be_visible()
     expect(ben.locator(".peek summary")).to_contain_text("Your choice is in")
+
+
+def test_the_clock_writes_only_what_changed(live_server, phones):
+    """The clock counts four times a second; each of its texts is written when it changes
+    and not again in between (every write costs a slow phone a style, layout and paint)."""
+    (ana,) = phones(1)
+    ana.goto(live_server + "/")
+    ana.get_by_role("link", name=re.compile("The Wicked Forest")).click()
+    for i, name in enumerate(["Ana", "Ben"]):
+        ana.get_by_label(f"Player {i + 1}", exact=True).fill(name)
+    ana.get_by_label("First leader").select_option("0")
+    ana.locator("label", has_text="30 s").click()
+    ana.get_by_role("button", name="Create the table").click()
+    ana.get_by_role("button", name="I am Ana").click()
+    ana.get_by_role("button", name="2 Flowers, no Witch").click()
+    expect(ana.locator(".countdown .cd-time")).not_to_have_text("0:30", timeout=4000)
+    assert ana.locator("#view [data-sound-toggle]").count() == 1
+
+    # Every write to the countdown's digits or the sound switch, and the text it left.
+    ana.evaluate("""() => {
+      const digits = document.querySelector("#view .cd-time");
+      const sound = document.querySelector("#view [data-sound-toggle]");
+      window.__writes = {digits: [], sound: 0};
+      new MutationObserver((records) => {
+        for (const record of records) {
+          if (digits.contains(record.target)) window.__writes.digits.push(digits.textContent);
+          else if (sound.contains(record.target)) window.__writes.sound += 1;
+        }
+      }).observe(document.getElementById("view"), {subtree: true, childList: true, characterData: true});
+    }""")
+    # Three new seconds shown: twelve ticks or so.
+    ana.wait_for_function("() => new Set(window.__writes.digits).size >= 3", timeout=10000)
+    writes = ana.evaluate("() => window.__writes")
+    # One write per second shown (a text node set is one record), none for the same text.
+    shown = writes["digits"]
+    assert all(a != b for a, b in zip(shown, shown[1:])), shown
+    assert writes["sound"] == 0

@@ -168,7 +168,10 @@ def test_four_phones_play_four_rounds(live_server, phones):
     # Everyone has 9 points: the tie-breaks decide, and the screen says so first and big.
     for page in pages:
         expect(now(page).locator(".ww-verdict")).to_have_text("🏆 Cara wins")
-        expect(now(page).locator(".ww-why")).to_have_text(f"Cara beats {MAX}: both 9, Cara holds the Golden Phoenix.")
+        # Every tied place is explained on the card, not only the first.
+        expect(now(page).locator(".ww-why")).to_have_text([
+            f"Cara beats {MAX}: both 9, Cara holds the Golden Phoenix.",
+            re.compile(f"^{MAX} beats Dan: both 9 with 2 scored cards"), re.compile("^Dan beats Ana: both 9")])
         # Round 4's own result is no longer a card of its own: it waits, labelled, in a panel.
         expect(page.locator(".ww-round")).to_have_count(0)
         expect(page.locator("#ww-last-round > summary")).to_have_text(re.compile("Round 4 result \\(that round only\\)"))

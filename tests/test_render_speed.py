@@ -376,7 +376,7 @@ def test_a_big_button_acts_for_the_phones_actor_with_its_fields_and_note(sqlite_
         'class="act inline"><input type="hidden" name="action" value="pack"><input type="hidden" name="rid" value="">'
         '<input type="hidden" name="seat" value="2"><input type="hidden" name="took" value="food">'
         '<input type="hidden" name="roll" value="3"><button class="btn big mf-btn" type="submit" '
-        'aria-label="Pack the food"><span class="mf-btn-text"><span aria-hidden="true">🎒</span> Take &lt;it&gt;'
-        '</span><small>1 &lt; 2</small></button></form>')
+        'aria-label="Pack the food: Take &lt;it&gt; 1 &lt; 2"><span class="mf-btn-text"><span aria-hidden="true">🎒</span>'
+        ' Take &lt;it&gt;</span> <small>1 &lt; 2</small></button></form>')
     # No actor (a phone with no seat), no note, no label: none of them in the form.
     assert 'name="seat"' not in bare and "<small>" not in bare and "aria-label" not in bare

@@ -22,7 +22,7 @@ def shoot(page, name):
     check_screen(page, name, HEIGHTS)
 
 
-def create(page, base, players, level="Standard", guess=False, backpack="10", countdown=None):
+def create(page, base, players, level="Standard", guess=False, countdown=None):
     page.goto(base + "/")
     page.get_by_role("link", name=re.compile("^The Mysterious Forest")).click()
     for i, name in enumerate(players):
@@ -31,11 +31,22 @@ def create(page, base, players, level="Standard", guess=False, backpack="10", co
     page.get_by_label("First player").select_option("0")
     if guess:
         page.get_by_label(re.compile("Final Battle guess")).check()
-    page.get_by_label("Spaces on your Backpack board").select_option(backpack)
     if countdown:
         page.locator("fieldset.chips label", has_text=f"{countdown} s").click()
     page.get_by_role("button", name="Create the table").click()
     return page.locator(".code-big").first.inner_text().strip()
+
+
+def set_backpack(page, spaces):
+    """Step the Backpack size in the setup panel, one space a tap, as a player does; each tap
+    waits for the new size before the next."""
+    open_panel(page, "mf-change")
+    stepper = page.get_by_role("group", name="Backpack spaces")
+    size = int(stepper.locator(".step-value").inner_text())
+    while size != spaces:
+        stepper.get_by_role("button", name="One space fewer" if spaces < size else "One space more").click()
+        size += -1 if spaces < size else 1
+        expect(stepper.locator(".step-value")).to_have_text(str(size))
 
 
 def tap(page, name):
@@ -46,8 +57,8 @@ def test_a_whole_game_on_one_phone(live_server, phones):
     (phone,) = phones(1)
     watch = Watch(phone)
     phone.emulate_media(reduced_motion="reduce")  # the screenshots catch no half-drawn animation
-    # The Backpack board's usual 24 spaces: two rows of twelve that fit the phone.
-    create(phone, live_server, ["Ana", MAX, "Cara"], backpack="24", countdown=10)
+    # The Backpack board's usual 24 spaces (the default): two rows of twelve that fit the phone.
+    create(phone, live_server, ["Ana", MAX, "Cara"], countdown=10)
     phone.get_by_role("button", name=re.compile("This phone plays every free seat")).click()
     expect(phone.locator(".mf-title")).to_have_text("🌲 Get the forest ready")
     # The next step to tick waits in the step of the moment; the whole list is a tap away.
@@ -141,8 +152,9 @@ def test_two_phones_play_the_guess_variant_and_lose_gently(live_server, phones):
     ana, ben = phones(2)
     watches = [Watch(ana), Watch(ben)]
     ben.emulate_media(reduced_motion="reduce")
-    code = create(ana, live_server, ["Ana", "Ben"], level="Lead Adventurers", guess=True, backpack="12")
+    code = create(ana, live_server, ["Ana", "Ben"], level="Lead Adventurers", guess=True)
     ana.get_by_role("button", name="I am Ana").click()
+    set_backpack(ana, 12)  # a small Backpack, so the packing ends after four rolls
     join(ben, live_server, code, "Ben")
     tap(ana, "Start looking at the Path")
     # Each phone sees whose turn it is; the two players alternate, whoever taps.

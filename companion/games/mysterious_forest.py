@@ -954,7 +954,7 @@ def view(state: dict, seat: int | None) -> dict:
         "scout_seat": scout,
         "next_scout_seat": _turn_seat(state, state["scouted"] + 1) if scout is not None and current < final else None,
         "backpack_size": state["backpack_size"],
-        # The sizes the setup may still choose: even, and room beyond the Loki tokens.
+        # The sizes the setup may still choose: one space at a time, always room beyond the Loki tokens.
         "backpack_smaller": _smaller_backpack(state),
         "backpack_larger": (state["backpack_size"] + 1
                             if state["backpack_size"] < MAX_BACKPACK_SIZE else None),

@@ -46,9 +46,12 @@ def test_key_identifiers_survive_minifying(client):
     for word in (b"forest-theme", b"htmx:sseOpen", b"resync", b"tap-guard", b"data-theme-toggle"):
         assert word in script, word
     style = served(client, "/static/app.css").get_data()
-    for word in (b"--accent", b".bottom-bar", b".view[data-me=\"3\"] .player[data-seat=\"3\"]",
+    for word in (b"--accent", b".bottom-bar",
                  b"calc(.35rem + env(safe-area-inset-bottom))", b"@media (prefers-reduced-motion:"):
         assert word in style, word
+    # The players' boards of The Wicked Forest and Woodland Wizards: attribute selectors kept whole.
+    for sheet in ("wicked-forest.css", "woodland-wizards.css"):
+        assert b".view[data-me=\"3\"] .player[data-seat=\"3\"]" in served(client, f"/static/{sheet}").get_data()
 
 
 def test_vendor_files_are_served_as_published(app, client):

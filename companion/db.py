@@ -9,11 +9,8 @@ import threading
 import click
 from flask import current_app, g
 
-from . import store
-
-# Every table of the schema, parents before children (the order a copy must follow).
-COPY_ORDER = ("game_table", "seat", "action", "table_request", "played_game", "played_seat",
-              "name_merge", "campaign", "campaign_event", "rate_limit")
+from . import migrate, store
+from .schema import COPY_ORDER  # noqa: F401 (the order a copy must follow)
 
 
 def database_of(app) -> str:
@@ -92,14 +89,77 @@ def close_db(_exc=None) -> None:
 
 @click.command("init-db")
 def init_db_command() -> None:
-    """Create the tables if they do not exist yet."""
+    """Create the tables if they do not exist yet (flask db upgrade)."""
     store.init_schema(get_db())
     click.echo("Database ready.")
+
+
+@click.group("db")
+def db_group() -> None:
+    """The schema's migrations (Alembic). The app runs `upgrade` by itself at start."""
+
+
+def _alembic(what, *args, **kw):
+    from alembic.util import CommandError
+    conn = store.connect(database_of(current_app))
+    try:
+        return migrate.run(conn, what, *args, **kw)
+    except CommandError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        conn.close()
+
+
+@db_group.command("upgrade")
+@click.argument("revision", default="head")
+def db_upgrade(revision: str) -> None:
+    """Migrate the database to REVISION (default: the newest)."""
+    conn = store.connect(database_of(current_app))
+    try:
+        migrate.upgrade(conn, revision)
+    finally:
+        conn.close()
+    click.echo(f"Database at {revision}.")
+
+
+@db_group.command("downgrade")
+@click.argument("revision")
+def db_downgrade(revision: str) -> None:
+    """Migrate the database back to REVISION (the text cleaning of 0006 is not undone).
+    The app upgrades again at its next start: run the older release's code on it."""
+    conn = store.connect(database_of(current_app))
+    try:
+        migrate.downgrade(conn, revision)
+    finally:
+        conn.close()
+    click.echo(f"Database at {revision}.")
+
+
+@db_group.command("current")
+def db_current() -> None:
+    """The database's revision."""
+    from alembic import command
+    _alembic(command.current, verbose=False)
+
+
+@db_group.command("history")
+def db_history() -> None:
+    """Every revision, newest first."""
+    from alembic import command
+    _alembic(command.history)
+
+
+@db_group.command("check")
+def db_check() -> None:
+    """Compare the database with the schema of companion/schema.py: any difference fails."""
+    from alembic import command
+    _alembic(command.check)
 
 
 def init_app(app) -> None:
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
+    app.cli.add_command(db_group)
     app.cli.add_command(backup_command)
     app.cli.add_command(copy_to_postgres_command)
     target = database_of(app)

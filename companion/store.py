@@ -1,151 +1,39 @@
 """Storage: tables, seats and the action log. All SQL of the app lives here.
 
 SQLite by default; PostgreSQL when the database is a postgresql:// URL, through the thin
-dialect layer of pgstore.py, which runs these same statements on the same schema.
+dialect layer of pgstore.py, which runs these same statements on the same schema. The
+schema itself is made and changed by the migrations (companion/migrations, migrate.py).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import sqlite3
-import threading
 import time
 from dataclasses import dataclass
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS game_table (
-    id INTEGER PRIMARY KEY,
-    code TEXT NOT NULL UNIQUE,
-    game TEXT NOT NULL,
-    rules_version INTEGER NOT NULL,
-    options TEXT NOT NULL,
-    players TEXT NOT NULL,
-    host_token_hash TEXT NOT NULL,
-    version INTEGER NOT NULL DEFAULT 0,
-    snapshot TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL,
-    -- Moves with every seat taken or freed; apart from the version, which actions check
-    -- strictly, so a phone joining never makes another phone's move stale.
-    seat_stamp INTEGER NOT NULL DEFAULT 0,
-    -- The phone whose tap made this version and was answered with its view (a hash of its
-    -- seat tokens), so that its stream in another process need not push it that view again.
-    answered_by TEXT,
-    -- The table the same group plays next (a rematch, a campaign's next chapter): set once,
-    -- in the transaction that creates it, so every phone at this table goes to the same one.
-    next_table_id INTEGER
-);
-CREATE TABLE IF NOT EXISTS seat (
-    table_id INTEGER NOT NULL REFERENCES game_table(id),
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    token_hash TEXT,
-    -- A seat kept for the phone that held it at the table before (the hash of that seat's
-    -- token there): only that phone may take it, until the host frees it.
-    kept_for TEXT,
-    PRIMARY KEY (table_id, seat)
-);
-CREATE TABLE IF NOT EXISTS action (
-    table_id INTEGER NOT NULL REFERENCES game_table(id),
-    seq INTEGER NOT NULL,
-    seat INTEGER,
-    name TEXT NOT NULL,
-    params TEXT NOT NULL,
-    request_id TEXT,
-    created_at REAL NOT NULL,
-    undone_at REAL,
-    request_key TEXT,
-    PRIMARY KEY (table_id, seq)
-);
-CREATE UNIQUE INDEX IF NOT EXISTS action_request
-    ON action (table_id, request_id) WHERE request_id IS NOT NULL;
--- The parts of a table's view that every seated phone sees alike, as the newest version's
--- render left them (raw deflate blocks, web/shared_parts.py): a process whose phones need a
--- part another process already rendered takes it from here instead of rendering it again.
-CREATE TABLE IF NOT EXISTS shared_part (
-    table_id INTEGER NOT NULL REFERENCES game_table(id),
-    part TEXT NOT NULL,
-    stamp TEXT NOT NULL,
-    deflated BLOB NOT NULL,
-    crc BIGINT NOT NULL,
-    size INTEGER NOT NULL,
-    PRIMARY KEY (table_id, part)
-);
--- The options as they were asked for (e.g. "random"), so a rematch draws random choices again.
-CREATE TABLE IF NOT EXISTS table_request (
-    table_id INTEGER PRIMARY KEY REFERENCES game_table(id),
-    options TEXT NOT NULL
-);
--- Game history: one row per finished or abandoned table, or per imported game.
-CREATE TABLE IF NOT EXISTS played_game (
-    id INTEGER PRIMARY KEY,
-    uid TEXT NOT NULL UNIQUE,
-    table_id INTEGER UNIQUE REFERENCES game_table(id),
-    table_version INTEGER,
-    code TEXT NOT NULL,
-    game TEXT NOT NULL,
-    game_name TEXT NOT NULL,
-    status TEXT NOT NULL,
-    options TEXT NOT NULL,
-    asked_options TEXT,
-    started_at REAL NOT NULL,
-    ended_at REAL NOT NULL,
-    duration REAL,
-    cooperative INTEGER NOT NULL DEFAULT 0,
-    won INTEGER,
-    level TEXT,
-    outcome TEXT,
-    log TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS played_game_listing ON played_game (status, ended_at);
-CREATE INDEX IF NOT EXISTS played_game_by_game ON played_game (game, status, ended_at);
-CREATE TABLE IF NOT EXISTS played_seat (
-    played_id INTEGER NOT NULL REFERENCES played_game(id) ON DELETE CASCADE,
-    seat INTEGER NOT NULL,
-    name TEXT NOT NULL,
-    name_key TEXT NOT NULL,
-    score INTEGER,
-    place INTEGER,
-    winner INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (played_id, seat)
-);
-CREATE INDEX IF NOT EXISTS played_seat_name ON played_seat (name_key, played_id);
--- Two spellings of one person: alias_key counts as person_key (chains are followed).
-CREATE TABLE IF NOT EXISTS name_merge (
-    alias_key TEXT PRIMARY KEY,
-    alias TEXT NOT NULL,
-    person_key TEXT NOT NULL,
-    person TEXT NOT NULL,
-    created_at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS campaign (
-    id INTEGER PRIMARY KEY,
-    game TEXT NOT NULL,
-    name TEXT NOT NULL,
-    state TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    updated_at REAL NOT NULL
-);
-CREATE UNIQUE INDEX IF NOT EXISTS campaign_name ON campaign (game, name COLLATE NOCASE);
-CREATE TABLE IF NOT EXISTS campaign_event (
-    campaign_id INTEGER NOT NULL REFERENCES campaign(id),
-    seq INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    PRIMARY KEY (campaign_id, seq)
-);
--- Each process's live-update watcher asks many times a second what changed lately.
-CREATE INDEX IF NOT EXISTS game_table_updated ON game_table (updated_at);
--- Rate-limit counters, shared by every worker process (and every machine on this database).
-CREATE TABLE IF NOT EXISTS rate_limit (
-    bucket TEXT PRIMARY KEY,
-    hits INTEGER NOT NULL,
-    expires_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS rate_limit_expiry ON rate_limit (expires_at);
-"""
+from . import migrate
+from .connections import LIVE_CHANNEL, POSTGRES_URL_PREFIXES, Unavailable, is_postgres_url  # noqa: F401 (the store's names)
+from .connections import connect_sqlite, writers_turn
+
+# The NOTIFY a PostgreSQL write sends on LIVE_CHANNEL: "code version seat_stamp".
+_NOTICE = ("pg_notify(?, code || ' ' || CAST(version AS TEXT) || ' ' || CAST(seat_stamp AS TEXT)"
+           " || COALESCE(' ' || answered_by, ''))")
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """Open the database: a SQLite file in WAL mode, so readers never wait for the one
+    writer, or a PostgreSQL server given by its URL."""
+    if is_postgres_url(path):
+        from . import pgstore  # psycopg is loaded only where PostgreSQL is used
+        return pgstore.connect(path)
+    return connect_sqlite(path)
+
+
+def init_schema(conn) -> None:
+    """Bring the database to the newest schema (the migrations; one process at a time)."""
+    migrate.upgrade(conn)
 
 
 @dataclass
@@ -181,117 +69,6 @@ class ActionRow:
     created_at: float
 
 
-class Unavailable(Exception):
-    """The database cannot be reached just now (a PostgreSQL server lost); nothing was written."""
-
-
-POSTGRES_URL_PREFIXES = ("postgresql://", "postgres://")
-# On PostgreSQL every committed version bump is announced there as "CODE VERSION".
-LIVE_CHANNEL = "forest_table"
-# The NOTIFY a PostgreSQL write sends on LIVE_CHANNEL: "code version seat_stamp".
-_NOTICE = ("pg_notify(?, code || ' ' || CAST(version AS TEXT) || ' ' || CAST(seat_stamp AS TEXT)"
-           " || COALESCE(' ' || answered_by, ''))")
-
-
-def is_postgres_url(target) -> bool:
-    return isinstance(target, str) and target.startswith(POSTGRES_URL_PREFIXES)
-
-
-def connect(path: str) -> sqlite3.Connection:
-    """Open the database: a SQLite file in WAL mode, so readers never wait for the one
-    writer, or a PostgreSQL server given by its URL."""
-    if is_postgres_url(path):
-        from . import pgstore
-        return pgstore.connect(path)
-    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False,
-                           factory=_Connection)
-    conn.writer_lock = _writer_lock_file(path)
-    conn.row_factory = sqlite3.Row
-    # Worker processes starting together on a new database each switch it to WAL, and a
-    # switch meeting another under way fails at once ("database is locked"), whatever the
-    # busy timeout: they take turns on the writers' lock file.
-    with _writers_turn(conn.writer_lock):
-        conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    conn.execute("PRAGMA foreign_keys=ON")
-    conn.execute("PRAGMA busy_timeout=30000")
-    # A small page cache per connection (256 KiB, not 2 MiB): a pooled connection empties its
-    # cache whenever another connection wrote since its last read (WAL), so at a busy club it
-    # held little of use, while the connections of a process with 2,000 tables open kept
-    # some 18 MiB (memory per open stream 16.8 -> 15.9 KiB; CPU per action unchanged).
-    conn.execute("PRAGMA cache_size=-256")
-    return conn
-
-
-def init_schema(conn: sqlite3.Connection) -> None:
-    if getattr(conn, "is_postgres", False):
-        from . import pgstore
-        pgstore.init_schema(conn, SCHEMA, NEXT_TABLE_INDEX)
-        return
-    conn.executescript(SCHEMA)
-    columns = {row["name"] for row in conn.execute("PRAGMA table_info(game_table)")}
-    if "seat_stamp" not in columns:  # a database made before seats were pushed live
-        conn.execute("ALTER TABLE game_table ADD COLUMN seat_stamp INTEGER NOT NULL DEFAULT 0")
-    if "answered_by" not in columns:  # made before answers were told to other processes
-        conn.execute("ALTER TABLE game_table ADD COLUMN answered_by TEXT")
-    if "request_key" not in {row["name"] for row in conn.execute("PRAGMA table_info(action)")}:
-        conn.execute("ALTER TABLE action ADD COLUMN request_key TEXT")  # made before retries were matched
-    if "next_table_id" not in columns:  # made before a table named the group's next table
-        conn.execute("ALTER TABLE game_table ADD COLUMN next_table_id INTEGER")
-    if "kept_for" not in {row["name"] for row in conn.execute("PRAGMA table_info(seat)")}:
-        conn.execute("ALTER TABLE seat ADD COLUMN kept_for TEXT")
-    conn.execute(NEXT_TABLE_INDEX)
-
-
-# Made after the columns are there (a database from before them gains them first). Unique: a
-# table is the next table of one table at most, so its predecessor is found by it.
-NEXT_TABLE_INDEX = ("CREATE UNIQUE INDEX IF NOT EXISTS game_table_next ON game_table (next_table_id)"
-                    " WHERE next_table_id IS NOT NULL")
-
-
-# Writers of one process queue here rather than in SQLite's busy handler, which sleeps
-# in growing steps (up to 100 ms) and so lets a waiting writer miss a lock freed long ago.
-_writer = threading.Lock()
-
-
-class _Connection(sqlite3.Connection):
-    writer_lock = None  # the lock file every process writing this database shares, if any
-
-    def close(self) -> None:
-        try:
-            super().close()
-        finally:
-            if self.writer_lock is not None:
-                self.writer_lock.close()
-                self.writer_lock = None
-
-
-def _writer_lock_file(path: str):
-    """The writers of all processes queue on a lock file beside the database (flock), for
-    the same reason: a writer blocked there wakes the moment the lock is released, where
-    SQLite's busy handler polls with sleeps of 1, 2, 5... ms and, in a gevent worker,
-    freezes every phone of the worker for as long. An in-memory database has none."""
-    if not isinstance(path, str) or path in ("", ":memory:") or path.startswith("file:"):
-        return None
-    try:
-        return open(path + "-writers", "a+b")  # noqa: SIM115 (held as long as the connection)
-    except OSError:
-        return None  # a read-only folder: SQLite's own busy handler still orders the writers
-
-
-@contextlib.contextmanager
-def _writers_turn(lock_file):
-    """Hold the writers' lock file (None: no file, nothing to hold)."""
-    if lock_file is None:
-        yield
-        return
-    fcntl.flock(lock_file, fcntl.LOCK_EX)
-    try:
-        yield
-    finally:
-        fcntl.flock(lock_file, fcntl.LOCK_UN)
-
-
 class Transaction:
     """BEGIN IMMEDIATE ... COMMIT: one writer at a time, so version checks are exact.
     On PostgreSQL the same with locks every app server shares (pgstore.WriteTransaction):
@@ -305,8 +82,7 @@ class Transaction:
         if self._other is not None:
             return self._other.__enter__()
         with contextlib.ExitStack() as taken:  # a failure here gives back what was taken
-            taken.enter_context(_writer)
-            taken.enter_context(_writers_turn(getattr(self.conn, "writer_lock", None)))
+            taken.enter_context(writers_turn(self.conn))
             self.conn.execute("BEGIN IMMEDIATE")
             self._held = taken.pop_all()
         return self.conn

@@ -5,7 +5,6 @@ table is offered its own seat there, kept for it. Campaign chapters go on the sa
 from __future__ import annotations
 
 import re
-import sqlite3
 import threading
 
 import pytest
@@ -17,6 +16,7 @@ from companion.web.limits import limiter
 from . import tiny_coop
 from .campaign_play import create_campaign, start_chapter, win_chapter_1
 from .helpers import take
+from .old_database import from_before_migrations
 from .history_fixture import api_act
 from .test_serving import StreamReader
 
@@ -255,28 +255,11 @@ def test_two_phones_starting_a_chapter_at_once_make_one_table(app, make_client, 
     assert table_count(app) == 2
 
 
-def old_schema(text: str) -> str:
-    """The schema as it was before a table named its next table and seats were kept."""
-    text = text.replace(",\n    -- The table the same group plays next (a rematch, a campaign's next chapter): set once,\n"
-                        "    -- in the transaction that creates it, so every phone at this table goes to the same one.\n"
-                        "    next_table_id INTEGER", "")
-    text = text.replace("    -- A seat kept for the phone that held it at the table before (the hash of that seat's\n"
-                        "    -- token there): only that phone may take it, until the host frees it.\n"
-                        "    kept_for TEXT,\n", "")
-    assert "next_table_id" not in text and "kept_for" not in text
-    return text
-
-
 def test_a_database_from_before_opens_and_plays_on_to_a_rematch(database, backend, make_client, coop):
     target = database("old")
+    # As it was before a table named its next table and seats were kept.
+    from_before_migrations(target, "0003")
     conn = store.connect(target)
-    if backend == "sqlite":
-        raw = sqlite3.connect(target)
-        raw.executescript(old_schema(store.SCHEMA))
-        raw.close()
-    else:
-        from companion import pgstore
-        conn.executescript(pgstore.schema(old_schema(store.SCHEMA)))
     # A game finished on the old release, in the old schema.
     conn.execute("INSERT INTO game_table (code, game, rules_version, options, players, host_token_hash,"
                  " version, snapshot, created_at, updated_at) VALUES ('OLDT', 'tiny-coop', 1, '{\"level\": \"Easy\"}',"

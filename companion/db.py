@@ -8,6 +8,7 @@ import threading
 
 import click
 from flask import current_app, g
+from flask.cli import AppGroup
 
 from . import migrate, store
 from .schema import COPY_ORDER  # noqa: F401 (the order a copy must follow)
@@ -94,9 +95,7 @@ def init_db_command() -> None:
     click.echo("Database ready.")
 
 
-@click.group("db")
-def db_group() -> None:
-    """The schema's migrations (Alembic). The app runs `upgrade` by itself at start."""
+db_group = AppGroup("db", help="The schema's migrations (Alembic). The app runs `upgrade` by itself at start.")
 
 
 def _alembic(what, *args, **kw):

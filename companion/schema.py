@@ -179,6 +179,11 @@ rate_limit = sa.Table(
     sa.Index("rate_limit_expiry", "expires_at"),
 )
 
+# Primary keys that SQLite lets hold NULL, as every database made before the migrations
+# declared them (no NOT NULL: SQLite's old quirk for a key that is not the rowid); kept so,
+# and compared so on SQLite (migrations/env.py). PostgreSQL makes every key NOT NULL.
+SQLITE_NULLABLE_KEYS = (("name_merge", "alias_key"), ("rate_limit", "bucket"), ("table_request", "table_id"))
+
 # Every table of the schema, parents before children (the order a copy must follow).
 COPY_ORDER = ("game_table", "seat", "action", "table_request", "played_game", "played_seat",
               "name_merge", "campaign", "campaign_event", "rate_limit")

@@ -73,9 +73,10 @@ def upgrade() -> None:
           sa.Column("crc", sa.BigInteger, nullable=False),
           sa.Column("size", sa.Integer, nullable=False),
           sa.PrimaryKeyConstraint("table_id", "part"))
+    # These three keys without NOT NULL, as the databases made before (schema.SQLITE_NULLABLE_KEYS).
     table("table_request",
           sa.Column("table_id", sa.Integer, sa.ForeignKey("game_table.id"), primary_key=True,
-                    autoincrement=False),
+                    autoincrement=False, nullable=True),
           sa.Column("options", sa.Text, nullable=False))
     table("played_game",
           _id(),
@@ -110,7 +111,7 @@ def upgrade() -> None:
           sa.PrimaryKeyConstraint("played_id", "seat"))
     index("played_seat_name", "played_seat", ["name_key", "played_id"])
     table("name_merge",
-          sa.Column("alias_key", sa.Text, primary_key=True),
+          sa.Column("alias_key", sa.Text, primary_key=True, nullable=True),
           sa.Column("alias", sa.Text, nullable=False),
           sa.Column("person_key", sa.Text, nullable=False),
           sa.Column("person", sa.Text, nullable=False),
@@ -135,7 +136,7 @@ def upgrade() -> None:
           sa.PrimaryKeyConstraint("campaign_id", "seq"))
     index("game_table_updated", "game_table", ["updated_at"])
     table("rate_limit",
-          sa.Column("bucket", sa.Text, primary_key=True),
+          sa.Column("bucket", sa.Text, primary_key=True, nullable=True),
           sa.Column("hits", sa.Integer, nullable=False),
           sa.Column("expires_at", Time, nullable=False))
     index("rate_limit_expiry", "rate_limit", ["expires_at"])

@@ -204,19 +204,25 @@ def backup_command(target: str) -> None:
 def copy_database(source, target) -> dict[str, int]:
     """Copy every row of one database into another whose tables are empty, in one
     transaction on the target; return the rows copied per table."""
+    import sqlalchemy as sa
+
+    from .dialects import Statement
+    from .schema import metadata
     copied = {}
     with store.Transaction(target):
         for name in COPY_ORDER:
-            if target.execute(f"SELECT 1 FROM {name} LIMIT 1").fetchone() is not None:
+            table = metadata.tables[name]
+            if Statement(lambda d, t=table: sa.select(sa.literal(1)).select_from(t).limit(1)).run(
+                    target).fetchone() is not None:
                 raise click.ClickException(f"The target database already holds data (in {name}); "
                                            "copy into an empty one.")
         for name in COPY_ORDER:
-            rows = source.execute(f"SELECT * FROM {name}").fetchall()
+            table = metadata.tables[name]
+            rows = Statement(lambda d, t=table: sa.select(t)).run(source).fetchall()
             if rows:
                 columns = list(rows[0].keys())
-                target.executemany(
-                    f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
-                    [tuple(row) for row in rows])
+                Statement(lambda d, t=table: sa.insert(t).values({c: sa.bindparam(c) for c in columns})
+                          ).run_many(target, [dict(zip(columns, tuple(row))) for row in rows])
             copied[name] = len(rows)
         if getattr(target, "is_postgres", False):
             # New rows must get ids after the copied ones.

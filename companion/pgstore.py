@@ -1,9 +1,8 @@
-"""PostgreSQL behind the same store functions as SQLite (psycopg 3).
+"""PostgreSQL behind the same store functions as SQLite (psycopg 3): its connections.
 
-store.py keeps every SQL statement of the app, written once in SQLite's dialect; a
-connection from here accepts them as they are and says them the PostgreSQL way (`?`
-placeholders, `json_extract`, `IS NOT`, `COLLATE NOCASE`, `lastrowid`), so both databases
-run the same functions on the same schema. The SQLite path goes through none of this.
+store.py keeps every SQL statement of the app, built once with SQLAlchemy Core and compiled
+for each database by its dialect (dialects.py); a connection from here runs PostgreSQL's
+text of them.
 
 Requests borrow connections from one pool per process. A lost server surfaces as
 `Unavailable` (the web answers 503, nothing half-applied: every write is one transaction).
@@ -16,7 +15,6 @@ moments of the server.
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
 import zlib
@@ -53,31 +51,7 @@ def safe_url(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{parts.username}:***@{host}"))
 
 
-# ----------------------------------------------------------------- the dialect
-
-
-_TABLES_WITH_ID = ("game_table", "played_game", "campaign")
-_INSERT_WITH_ID = re.compile(r"^\s*INSERT INTO (" + "|".join(_TABLES_WITH_ID) + r")\b")
-_JSON_FIELD = re.compile(r"json_extract\((\w+), '\$\.(\w+)'\)")
-_IS_NOT_COLUMN = re.compile(r"\bIS NOT (?!NULL\b)")
-_NOCASE_MATCH = re.compile(r"(\w+) = \? COLLATE NOCASE")
-_translated: dict[str, tuple[str, bool]] = {}
-
-
-def translate(sql: str) -> tuple[str, bool]:
-    """(PostgreSQL text, whether it returns the new row's id) of one SQLite statement."""
-    found = _translated.get(sql)
-    if found is None:
-        text = sql.replace("%", "%%")
-        text = _JSON_FIELD.sub(r"(\1::jsonb ->> '\2')", text)
-        text = _IS_NOT_COLUMN.sub("IS DISTINCT FROM ", text)
-        text = _NOCASE_MATCH.sub(r"lower(\1) = lower(?)", text)
-        text = text.replace("?", "%s")
-        returns_id = bool(_INSERT_WITH_ID.match(text))
-        if returns_id:
-            text += " RETURNING id"
-        found = _translated[sql] = (text, returns_id)
-    return found
+# ----------------------------------------------------------------- rows and cursors
 
 
 class Row:
@@ -115,10 +89,9 @@ def _row_factory(cursor):
 class Cursor:
     """What the store functions read from an executed statement."""
 
-    def __init__(self, cursor, returns_id: bool):
+    def __init__(self, cursor):
         self._cursor = cursor
         self.rowcount = cursor.rowcount
-        self.lastrowid = cursor.fetchone()[0] if returns_id else None
 
     def fetchone(self):
         return self._cursor.fetchone()
@@ -248,18 +221,18 @@ class PgConnection:
                 raise _unavailable(self.url, exc) from None
         return self._raw
 
-    def execute(self, sql: str, params=()) -> Cursor:
-        text, returns_id = translate(sql)
+    def execute(self, sql: str, params=None) -> Cursor:
+        """Run one statement in PostgreSQL's words (the store's are compiled by SQLAlchemy,
+        dialects.py) with its values by name (%(name)s) or position (%s)."""
         try:
-            return Cursor(self.raw.execute(text, params), returns_id)
+            return Cursor(self.raw.execute(sql, params))
         except psycopg.OperationalError as exc:
             raise _unavailable(self.url, exc, self._raw) from exc
 
     def executemany(self, sql: str, rows) -> None:
-        text, _ = translate(sql)
         try:
             with self.raw.cursor() as cursor:
-                cursor.executemany(text, list(rows))
+                cursor.executemany(sql, list(rows))
         except psycopg.OperationalError as exc:
             raise _unavailable(self.url, exc, self._raw) from exc
 

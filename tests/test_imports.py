@@ -71,3 +71,14 @@ def test_no_module_of_the_package_imports_itself_through_others():
 def test_the_finder_sees_a_circle():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == [["a", "b", "c", "a"]]
 
+
+
+def test_no_sql_is_rewritten_by_pattern_in_the_package():
+    """The store's statements are SQLAlchemy Core, compiled by each dialect (dialects.py):
+    no module rewrites SQL text (placeholders, JSON fields, IS NOT) for the other database."""
+    import re
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text()
+        assert not re.search(r"re\.(sub|compile)\([^)]*(json_extract|COLLATE|IS NOT|\\\?|INTEGER PRIMARY|REAL)",
+                             text), path
+        assert "def translate(" not in text, path

@@ -53,17 +53,20 @@ def test_a_longer_code_is_typed_and_joined_like_a_short_one(client, monkeypatch)
 # -- the dialect ---------------------------------------------------------------------------------
 
 
-def test_sqlite_statements_are_said_the_postgresql_way():
-    assert pgstore.translate("SELECT 1 FROM t WHERE a = ? AND b LIKE '~%'") == (
-        "SELECT 1 FROM t WHERE a = %s AND b LIKE '~%%'", False)
-    assert pgstore.translate("INSERT INTO campaign (game) VALUES (?)") == (
-        "INSERT INTO campaign (game) VALUES (%s) RETURNING id", True)
-    assert pgstore.translate("WHERE json_extract(snapshot, '$.phase') = 'over'")[0] == (
-        "WHERE (snapshot::jsonb ->> 'phase') = 'over'")
-    assert pgstore.translate("WHERE p.table_version IS NOT t.version AND x IS NOT NULL")[0] == (
-        "WHERE p.table_version IS DISTINCT FROM t.version AND x IS NOT NULL")
-    assert pgstore.translate("WHERE game = ? AND name = ? COLLATE NOCASE")[0] == (
-        "WHERE game = %s AND lower(name) = lower(%s)")
+def test_each_statement_is_compiled_by_its_dialect_once():
+    from companion.dialects import POSTGRESQL, SQLITE
+    finished = store._finished
+    assert finished.compiled(POSTGRESQL) is finished.compiled(POSTGRESQL)  # kept, not rebuilt
+    pg, lite = finished.compiled(POSTGRESQL), finished.compiled(SQLITE)
+    assert "CAST(game_table.snapshot AS JSON) ->> %(param_1)s" in pg.text and "?" not in pg.text
+    assert "JSON_EXTRACT(game_table.snapshot, :param_1)" in lite.text
+    assert lite.fixed["param_1"] == '$."phase"' and pg.fixed["param_1"] == "phase"
+    assert "IS DISTINCT FROM" in store._to_record.compiled(POSTGRESQL).text
+    assert "IS NOT game_table.version" in store._to_record.compiled(SQLITE).text
+    assert store._insert_campaign.compiled(SQLITE).text.endswith("RETURNING id")
+    assert "lower(campaign.name) = lower(%(name)s)" in store._name_taken.compiled(POSTGRESQL).text
+    assert "pg_notify" in store._save_snapshot.compiled(POSTGRESQL).text
+    assert "pg_notify" not in store._save_snapshot.compiled(SQLITE).text
     assert pgstore.safe_url("postgresql://app:secret@db.example:5432/forest") == (
         "postgresql://app:***@db.example:5432/forest")
 

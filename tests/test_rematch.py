@@ -10,6 +10,7 @@ import threading
 import pytest
 
 from companion import create_app, store, tables
+from companion.dialects import run_text
 from companion.games import GAMES, register
 from companion.web.limits import limiter
 
@@ -210,7 +211,7 @@ def test_a_rematch_never_played_and_cleared_away_lets_the_table_offer_a_rematch_
     with app.app_context():
         from companion.db import get_db
         conn = get_db()
-        conn.execute("UPDATE game_table SET created_at = 0 WHERE code = ?", (first,))
+        run_text(conn, "UPDATE game_table SET created_at = 0 WHERE code = :code", {"code": first})
         assert store.delete_never_played(conn, 1) == 1
     page = ana.get(f"/t/{code}").get_data(as_text=True)
     assert "Rematch" in page and first not in page
@@ -266,8 +267,8 @@ def test_a_database_from_before_opens_and_plays_on_to_a_rematch(database, backen
                  " '[\"Ana\", \"Ben\"]', 'x', 2, '{\"players\": [\"Ana\", \"Ben\"], \"level\": \"Easy\", \"round\": 1,"
                  " \"phase\": \"over\", \"won\": true, \"events\": []}', 1, 1)")
     for seat, name in enumerate(["Ana", "Ben"]):
-        conn.execute("INSERT INTO seat (table_id, seat, name) SELECT id, ?, ? FROM game_table"
-                     " WHERE code = 'OLDT'", (seat, name))
+        run_text(conn, "INSERT INTO seat (table_id, seat, name) SELECT id, :seat, :name FROM game_table"
+                 " WHERE code = 'OLDT'", {"seat": seat, "name": name})
     conn.close()
     app = create_app({"TESTING": True, "DATABASE": target, "SECRET_KEY": "test-key"})
     limiter.reset()

@@ -18,6 +18,7 @@ from alembic import command
 from psycopg.rows import dict_row
 
 from companion import create_app, migrate, store, tables
+from companion.dialects import run_text
 from companion.web.limits import limiter
 
 from .conftest import postgres_opted_out, postgres_server_url
@@ -231,13 +232,14 @@ def test_a_stored_lone_surrogate_is_cleaned_by_the_migration_and_its_table_rende
     table = store.get_table(conn, code)
     broken = "Ana\ud83d"
     with store.Transaction(conn):
-        conn.execute("UPDATE game_table SET players = ?, snapshot = ? WHERE id = ?",
-                     (json.dumps([broken, "Ben", "Cara"]),
-                      json.dumps(json.loads(json.dumps(table.snapshot).replace('"Ana"', '"Ana\\ud83d"'))),
-                      table.id))
-        conn.execute("UPDATE seat SET name = ? WHERE table_id = ? AND seat = 1", ("Be\x07n", table.id))
-        conn.execute("UPDATE action SET params = ? WHERE table_id = ?",
-                     (json.dumps({"amount": 1, "note": "x\ud800\x01y"}), table.id))
+        run_text(conn, "UPDATE game_table SET players = :players, snapshot = :snapshot WHERE id = :id",
+                 {"players": json.dumps([broken, "Ben", "Cara"]),
+                  "snapshot": json.dumps(json.loads(json.dumps(table.snapshot).replace('"Ana"', '"Ana\\ud83d"'))),
+                  "id": table.id})
+        run_text(conn, "UPDATE seat SET name = :name WHERE table_id = :id AND seat = 1",
+                 {"name": "Be\x07n", "id": table.id})
+        run_text(conn, "UPDATE action SET params = :params WHERE table_id = :id",
+                 {"params": json.dumps({"amount": 1, "note": "x\ud800\x01y"}), "id": table.id})
         conn.execute("UPDATE alembic_version SET version_num = '0005'")
     assert "\ud83d" in store.get_table(conn, code).players[0]
     conn.close()

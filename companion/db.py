@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import threading
 
 import click
+from sqlalchemy import pool as sa_pool
 from flask import current_app, g
 from flask.cli import AppGroup
 
@@ -23,38 +23,43 @@ def database_of(app) -> str:
 class SqlitePool:
     """Idle SQLite connections of one process, reused request after request: opening one,
     setting its pragmas and closing it again cost about a millisecond, as much as reading
-    and checking a move, on every request. A connection is never used by two requests at
+    and checking a move, on every request. SQLAlchemy's QueuePool keeps up to `keep` of
+    them idle (the newest first, its cache warm), closes the ones beyond, and rolls back
+    whatever a failed request left open. A connection is never used by two requests at
     once, and never in a process other than the one that opened it."""
 
     def __init__(self, path: str, keep: int = 8):
         self.path = path
         self.keep = keep
-        self._idle: list[sqlite3.Connection] = []
         self._pid = os.getpid()
-        self._lock = threading.Lock()
+        self._pool = self._new_pool()
+        self._lent: dict[int, object] = {}  # id of a lent connection -> the pool's record of it
+
+    def _new_pool(self) -> sa_pool.QueuePool:
+        return sa_pool.QueuePool(lambda: store.connect(self.path), pool_size=self.keep,
+                                 max_overflow=-1, use_lifo=True, reset_on_return="rollback")
+
+    @property
+    def _idle(self) -> list:
+        return [None] * self._pool.checkedin()
 
     def borrow(self) -> sqlite3.Connection:
-        with self._lock:
-            if self._pid != os.getpid():  # forked: the parent's connections are not ours
-                self._idle, self._pid = [], os.getpid()
-            if self._idle:
-                return self._idle.pop()
-        return store.connect(self.path)
+        if self._pid != os.getpid():  # forked: the parent's connections are not ours
+            self._pool, self._lent, self._pid = self._new_pool(), {}, os.getpid()
+        lent = self._pool.connect()
+        conn = lent.dbapi_connection
+        self._lent[id(conn)] = lent
+        return conn
 
     def give_back(self, conn: sqlite3.Connection) -> None:
-        if conn.in_transaction:  # a request that failed mid-write leaves nothing behind
-            conn.rollback()
-        with self._lock:
-            if self._pid == os.getpid() and len(self._idle) < self.keep:
-                self._idle.append(conn)
-                return
-        conn.close()
+        lent = self._lent.pop(id(conn), None)
+        if lent is None or self._pid != os.getpid():
+            conn.close()
+            return
+        lent.close()  # back to the pool, rolled back if a failed request left a write open
 
     def close(self) -> None:
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
+        self._pool.dispose()
 
 
 def _sqlite_pool(app, path: str) -> SqlitePool:

@@ -4,7 +4,7 @@ store.py keeps every SQL statement of the app, built once with SQLAlchemy Core a
 for each database by its dialect (dialects.py); a connection from here runs PostgreSQL's
 text of them.
 
-Requests borrow connections from one pool per process. A lost server surfaces as
+Requests borrow connections from one pool per process (SQLAlchemy's QueuePool). A lost server surfaces as
 `Unavailable` (the web answers 503, nothing half-applied: every write is one transaction).
 Once it is lost, a circuit breaker answers every request 503 at once instead of letting
 each wait for the pool, while one background probe tries the server twice a second; the
@@ -21,7 +21,9 @@ import zlib
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
-from psycopg_pool import ConnectionPool, PoolTimeout
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.dialects.postgresql import psycopg as sa_psycopg
+from sqlalchemy.pool import QueuePool
 
 from .connections import SCHEMA_LOCK, WRITE_LOCK, Unavailable  # noqa: F401 (SCHEMA_LOCK: the schema's, migrate.py)
 
@@ -204,7 +206,7 @@ class PgConnection:
 
     is_postgres = True
 
-    def __init__(self, url: str, raw: psycopg.Connection | None = None, pool: ConnectionPool | None = None):
+    def __init__(self, url: str, raw: psycopg.Connection | None = None, pool=None):
         self.url = url
         self._raw = raw
         self._pool = pool
@@ -250,7 +252,9 @@ class PgConnection:
         if raw is None:
             return
         if self._pool is not None:
-            self._pool.putconn(raw)
+            if raw.closed or raw.broken:
+                self._pool.invalidate()  # not lent again: the pool opens a new one when needed
+            self._pool.close()  # back to the pool (a transaction left open is rolled back)
         else:
             raw.close()
 
@@ -292,31 +296,34 @@ class WriteTransaction:
         return False
 
 
-_pools: dict[tuple[int, str], ConnectionPool] = {}
+# What the pool asks of a dialect: how to try a connection before lending it, and whether
+# an error means the server is gone.
+_POOL_DIALECT = sa_psycopg.dialect(dbapi=psycopg)
+_pools: dict[tuple[int, str], QueuePool] = {}
 _pools_lock = threading.Lock()
 
 
-def _pool(url: str) -> ConnectionPool:
+def _pool(url: str) -> QueuePool:
     key = (os.getpid(), url)  # a pool inherited through a fork is never used
     with _pools_lock:
         pool = _pools.get(key)
         if pool is None:
-            pool = _pools[key] = ConnectionPool(
-                url, min_size=1, max_size=POOL_SIZE, timeout=POOL_TIMEOUT, open=True,
-                kwargs={"autocommit": True, "row_factory": _row_factory,
-                        "connect_timeout": CONNECT_TIMEOUT},
-                # A connection whose server restarted is found out before a request gets it.
-                check=_checked(url), name="forest-table")
+            # SQLAlchemy's pool: up to POOL_SIZE connections, each tried before it is lent
+            # (a connection whose server restarted is replaced before a request gets it),
+            # rolled back when given back. A request waits GETCONN_SLICE at a time (borrow).
+            pool = _pools[key] = QueuePool(lambda: _open(url), pool_size=POOL_SIZE, max_overflow=0,
+                                           timeout=GETCONN_SLICE, pre_ping=True, use_lifo=True,
+                                           reset_on_return="rollback", dialect=_POOL_DIALECT)
         return pool
 
 
 def close_pool(url: str, wait: bool = True) -> None:
-    """Close this process's pool for `url` (its connections go; one still lent out is
+    """Close this process's pool for `url` (its idle connections go; one still lent out is
     closed when given back). The next request makes a new one."""
     with _pools_lock:
         pool = _pools.pop((os.getpid(), url), None)
     if pool is not None:
-        pool.close(timeout=5.0 if wait else 0.0)
+        pool.dispose()
 
 
 # A request waits for a connection in slices this long, so it stops waiting as soon as
@@ -330,10 +337,9 @@ def borrow(url: str) -> PgConnection:
     while True:
         breaker(url).check()
         pool = _pool(url)
-        wait = max(0.01, min(GETCONN_SLICE, deadline - time.monotonic()))
         try:
-            return PgConnection(url, pool.getconn(timeout=wait), pool)
-        except PoolTimeout as exc:
+            lent = pool.connect()
+        except sa_exc.TimeoutError as exc:
             # No connection yet: is the server there? (One try per process every
             # PROBE_SECONDS: a pool merely busy costs one connection attempt then.)
             breaker(url).suspect()
@@ -341,21 +347,11 @@ def borrow(url: str) -> PgConnection:
                 continue
             raise Unavailable(f"PostgreSQL at {safe_url(url)} cannot be reached: no connection "
                               f"within {POOL_TIMEOUT:g} s.") from exc
-
-
-def _checked(url: str):
-    """The pool's check of a connection before lending it: a connection found broken opens
-    the breaker when a fresh one cannot be made either (the server is gone, not restarted)."""
-
-    def check(conn) -> None:
-        try:
-            ConnectionPool.check_connection(conn)
-        except Exception as exc:
-            if not breaker(url).is_open and not _answers(url):
-                breaker(url).trip(_reason(exc))
-            raise
-
-    return check
+        except psycopg.OperationalError as exc:
+            # The connection tried before lending failed, and so did a new one: the server
+            # is gone, not restarted.
+            raise _unavailable(url, exc) from None
+        return PgConnection(url, lent.dbapi_connection, lent)
 
 
 def _answers(url: str) -> bool:

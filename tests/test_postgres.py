@@ -233,12 +233,12 @@ def test_while_postgresql_is_lost_requests_do_not_wait_for_it_and_it_is_back_wit
     link.cut()
     assert phone.get(f"/api/tables/{code}").status_code == 503
     assert breaker.is_open
-    real_getconn = pgstore.ConnectionPool.getconn
+    real_connect = pgstore.QueuePool.connect
 
     def no_waiting(*args, **kwargs):
         raise AssertionError("a request waited for the pool while the server was known lost")
 
-    monkeypatch.setattr(pgstore.ConnectionPool, "getconn", no_waiting)
+    monkeypatch.setattr(pgstore.QueuePool, "connect", no_waiting)
     for url in (f"/api/tables/{code}", f"/t/{code}", "/", f"/api/tables/{UNKNOWN}"):
         resp = phone.get(url)
         assert resp.status_code == 503 and resp.headers["Retry-After"] == "2", url
@@ -249,7 +249,7 @@ def test_while_postgresql_is_lost_requests_do_not_wait_for_it_and_it_is_back_wit
     probes = breaker.probes
     wait_for(lambda: breaker.probes >= probes + 2, "the probe stopped trying")
     assert breaker.is_open
-    monkeypatch.setattr(pgstore.ConnectionPool, "getconn", real_getconn)
+    monkeypatch.setattr(pgstore.QueuePool, "connect", real_connect)
 
     link.restore()
     wait_for(lambda: not breaker.is_open, "the probe did not find the server back")

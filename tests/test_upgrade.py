@@ -99,7 +99,6 @@ def check(conn) -> None:
     migrate.run(conn, command.check)
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_the_old_release_database_migrates_reads_back_the_same_and_plays_on(old_release):
     before = read_rows(old_release)
     assert len(before["game_table"]) >= 6 and before["campaign"] and before["name_merge"]
@@ -174,7 +173,6 @@ def create_tiny_real(phone) -> str:
     return resp.get_json()["code"]
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_a_fresh_database_matches_the_schema_and_is_at_the_newest_revision(database):
     conn = store.connect(database("fresh"))
     try:
@@ -186,7 +184,6 @@ def test_a_fresh_database_matches_the_schema_and_is_at_the_newest_revision(datab
         conn.close()
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 @pytest.mark.parametrize("revision", ["0001", "0002", "0003", "0004", "0005"])
 def test_a_database_from_before_the_migrations_is_recognised_by_its_columns(database, revision):
     target = database("old")
@@ -202,7 +199,6 @@ def test_a_database_from_before_the_migrations_is_recognised_by_its_columns(data
         conn.close()
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_every_revision_goes_down_and_up_again(database):
     conn = store.connect(database("downgraded"))
     try:
@@ -217,7 +213,6 @@ def test_every_revision_goes_down_and_up_again(database):
         conn.close()
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 def test_a_stored_lone_surrogate_is_cleaned_by_the_migration_and_its_table_renders(database, caplog):
     target = database("surrogate")
     app = open_app(target)
@@ -269,8 +264,8 @@ def test_copy_to_postgres_from_the_old_release_file(postgres_database, tmp_path)
     before = sqlite_rows(str(source))
     url = postgres_database("copied")
     app = open_app(str(tmp_path / "unused.sqlite"))
-    app.app_context().push()
-    result = app.test_cli_runner().invoke(args=["copy-to-postgres", str(source), url])
+    with app.app_context():  # as the flask command gives its commands
+        result = app.test_cli_runner().invoke(args=["copy-to-postgres", str(source), url])
     assert result.exit_code == 0, result.output
     conn = store.connect(url)
     try:
@@ -288,17 +283,36 @@ def test_backup_of_a_migrated_database_and_the_db_commands(tmp_path):
     source = tmp_path / "old.sqlite"
     shutil.copy(SQLITE_FIXTURE, source)
     app = open_app(str(source))  # migrated at start
-    app.app_context().push()  # as the flask command gives its commands
     runner = app.test_cli_runner()
-    result = runner.invoke(args=["db", "current"])
-    assert result.exit_code == 0 and migrate.head() in result.output, result.output
-    assert runner.invoke(args=["db", "check"]).exit_code == 0
     copy = tmp_path / "copy.sqlite"
-    result = runner.invoke(args=["backup", str(copy)])
-    assert result.exit_code == 0, result.output
+    with app.app_context():  # as the flask command gives its commands
+        result = runner.invoke(args=["db", "current"])
+        assert result.exit_code == 0 and migrate.head() in result.output, result.output
+        assert runner.invoke(args=["db", "check"]).exit_code == 0
+        result = runner.invoke(args=["backup", str(copy)])
+        assert result.exit_code == 0, result.output
     assert sqlite_rows(str(copy)) == sqlite_rows(str(source))
     conn = store.connect(str(copy))
     try:
+        check(conn)
+    finally:
+        conn.close()
+
+
+def test_processes_starting_together_migrate_once(database):
+    """Workers starting at once on a new database: the first migrates, the others wait for
+    it and find the newest revision (none fails, no revision runs twice)."""
+    import sys
+    target = database("together")
+    script = ("import sys; from companion import store; c = store.connect(sys.argv[1]); "
+              "store.init_schema(c); c.close()")
+    starts = [subprocess.Popen([sys.executable, "-c", script, target], cwd=str(SQLITE_FIXTURE.parents[2]),
+                               stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    for start in starts:
+        assert start.wait(120) == 0, start.stderr.read()
+    conn = store.connect(target)
+    try:
+        assert [tuple(r) for r in run_text(conn, "SELECT version_num FROM alembic_version")] == [(migrate.head(),)]
         check(conn)
     finally:
         conn.close()

@@ -1,7 +1,8 @@
 """Storage: tables, seats and the action log. All SQL of the app lives here.
 
-SQLite by default; PostgreSQL when the database is a postgresql:// URL, through the thin
-dialect layer of pgstore.py, which runs these same statements on the same schema. The
+SQLite by default; PostgreSQL when the database is a postgresql:// URL (its connections in
+pgstore.py). Every statement is SQLAlchemy Core over the tables of schema.py, built once and
+compiled once per dialect (dialects.py): the same functions run on both databases. The
 schema itself is made and changed by the migrations (companion/migrations, migrate.py).
 """
 
@@ -18,12 +19,11 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from . import migrate
+from .connections import LIVE_CHANNEL, POSTGRES_URL_PREFIXES, Unavailable, is_postgres_url  # noqa: F401 (the store's names)
+from .connections import connect_sqlite, writers_turn
 from .dialects import POSTGRESQL, dialect_of, names, sized, spread, statement
 from .schema import (action, campaign, campaign_event, game_table, name_merge, played_game, played_seat,
                      rate_limit, seat, shared_part, table_request)
-from .connections import LIVE_CHANNEL, POSTGRES_URL_PREFIXES, Unavailable, is_postgres_url  # noqa: F401 (the store's names)
-from .connections import connect_sqlite, writers_turn
-
 
 
 def connect(path: str) -> sqlite3.Connection:

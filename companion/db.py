@@ -153,6 +153,15 @@ def db_history() -> None:
     _alembic(command.history)
 
 
+@db_group.command("revision")
+@click.option("-m", "--message", required=True, help="what the change is for")
+def db_revision(message: str) -> None:
+    """Write the next revision from the differences between the database (at the newest
+    revision) and companion/schema.py, for a developer to read and complete."""
+    from alembic import command
+    _alembic(command.revision, message=message, autogenerate=True)
+
+
 @db_group.command("check")
 def db_check() -> None:
     """Compare the database with the schema of companion/schema.py: any difference fails."""

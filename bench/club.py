@@ -691,6 +691,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 100, 500],
                         help="numbers of tables to try, each on a fresh server (default 1 100 500)")
+    parser.add_argument("--port", type=int, default=None,
+                        help="the first server's port, the others' after it (default: free ports)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (default 2)")
     parser.add_argument("--worker-class", default="gevent", choices=["gevent", "gthread"],
                         help="gunicorn worker class (default gevent, as gunicorn.conf.py)")
@@ -739,8 +741,9 @@ def main() -> int:
         database = SharedDatabase(args.database_url) if args.database_url else None
         env = {"FOREST_TABLE_DATABASE_URL": database.url} if database else {}
         servers = [Server(kind="dev" if args.dev else "gunicorn", workers=args.workers,
-                          worker_class=args.worker_class, threads=args.threads, env=dict(env))
-                   for _ in range(args.servers)]
+                          worker_class=args.worker_class, threads=args.threads, env=dict(env),
+                          port=args.port + i if args.port else 0)
+                   for i in range(args.servers)]
         for one in servers:
             if args.config:
                 one.config = args.config

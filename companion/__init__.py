@@ -124,14 +124,14 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     Htmx(app)
 
-    from . import db, live
+    from . import db, hubs
     from .web import api, assets, campaigns, compression, errors, history, limits, pages, phone
     from .web import campaigns_api, following, incoming, templating
 
     app.jinja_environment = templating.ViewEnvironment  # before anything builds app.jinja_env
     app.session_interface = phone.SessionInterface()
     db.init_app(app)
-    live.init_app(app)
+    hubs.init_app(app)
     errors.init_app(app)
     incoming.init_app(app)
     limits.init_app(app)

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import threading
 
 import click
+from sqlalchemy import pool as sa_pool
 from flask import current_app, g
+from flask.cli import AppGroup
 
-from . import store
-
-# Every table of the schema, parents before children (the order a copy must follow).
-COPY_ORDER = ("game_table", "seat", "action", "table_request", "played_game", "played_seat",
-              "name_merge", "campaign", "campaign_event", "rate_limit")
+from . import migrate, store
+from .schema import COPY_ORDER  # noqa: F401 (the order a copy must follow)
 
 
 def database_of(app) -> str:
@@ -25,38 +23,43 @@ def database_of(app) -> str:
 class SqlitePool:
     """Idle SQLite connections of one process, reused request after request: opening one,
     setting its pragmas and closing it again cost about a millisecond, as much as reading
-    and checking a move, on every request. A connection is never used by two requests at
+    and checking a move, on every request. SQLAlchemy's QueuePool keeps up to `keep` of
+    them idle (the newest first, its cache warm), closes the ones beyond, and rolls back
+    whatever a failed request left open. A connection is never used by two requests at
     once, and never in a process other than the one that opened it."""
 
     def __init__(self, path: str, keep: int = 8):
         self.path = path
         self.keep = keep
-        self._idle: list[sqlite3.Connection] = []
         self._pid = os.getpid()
-        self._lock = threading.Lock()
+        self._pool = self._new_pool()
+        self._lent: dict[int, object] = {}  # id of a lent connection -> the pool's record of it
+
+    def _new_pool(self) -> sa_pool.QueuePool:
+        return sa_pool.QueuePool(lambda: store.connect(self.path), pool_size=self.keep,
+                                 max_overflow=-1, use_lifo=True, reset_on_return="rollback")
+
+    @property
+    def _idle(self) -> list:
+        return [None] * self._pool.checkedin()
 
     def borrow(self) -> sqlite3.Connection:
-        with self._lock:
-            if self._pid != os.getpid():  # forked: the parent's connections are not ours
-                self._idle, self._pid = [], os.getpid()
-            if self._idle:
-                return self._idle.pop()
-        return store.connect(self.path)
+        if self._pid != os.getpid():  # forked: the parent's connections are not ours
+            self._pool, self._lent, self._pid = self._new_pool(), {}, os.getpid()
+        lent = self._pool.connect()
+        conn = lent.dbapi_connection
+        self._lent[id(conn)] = lent
+        return conn
 
     def give_back(self, conn: sqlite3.Connection) -> None:
-        if conn.in_transaction:  # a request that failed mid-write leaves nothing behind
-            conn.rollback()
-        with self._lock:
-            if self._pid == os.getpid() and len(self._idle) < self.keep:
-                self._idle.append(conn)
-                return
-        conn.close()
+        lent = self._lent.pop(id(conn), None)
+        if lent is None or self._pid != os.getpid():
+            conn.close()
+            return
+        lent.close()  # back to the pool, rolled back if a failed request left a write open
 
     def close(self) -> None:
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
+        self._pool.dispose()
 
 
 def _sqlite_pool(app, path: str) -> SqlitePool:
@@ -92,14 +95,84 @@ def close_db(_exc=None) -> None:
 
 @click.command("init-db")
 def init_db_command() -> None:
-    """Create the tables if they do not exist yet."""
+    """Create the tables if they do not exist yet (flask db upgrade)."""
     store.init_schema(get_db())
     click.echo("Database ready.")
+
+
+db_group = AppGroup("db", help="The schema's migrations (Alembic). The app runs `upgrade` by itself at start.")
+
+
+def _alembic(what, *args, **kw):
+    from alembic.util import CommandError
+    conn = store.connect(database_of(current_app))
+    try:
+        return migrate.run(conn, what, *args, **kw)
+    except CommandError as exc:
+        raise click.ClickException(str(exc)) from None
+    finally:
+        conn.close()
+
+
+@db_group.command("upgrade")
+@click.argument("revision", default="head")
+def db_upgrade(revision: str) -> None:
+    """Migrate the database to REVISION (default: the newest)."""
+    conn = store.connect(database_of(current_app))
+    try:
+        migrate.upgrade(conn, revision)
+    finally:
+        conn.close()
+    click.echo(f"Database at {revision}.")
+
+
+@db_group.command("downgrade")
+@click.argument("revision")
+def db_downgrade(revision: str) -> None:
+    """Migrate the database back to REVISION (the text cleaning of 0006 is not undone).
+    The app upgrades again at its next start: run the older release's code on it."""
+    conn = store.connect(database_of(current_app))
+    try:
+        migrate.downgrade(conn, revision)
+    finally:
+        conn.close()
+    click.echo(f"Database at {revision}.")
+
+
+@db_group.command("current")
+def db_current() -> None:
+    """The database's revision."""
+    from alembic import command
+    _alembic(command.current, verbose=False)
+
+
+@db_group.command("history")
+def db_history() -> None:
+    """Every revision, newest first."""
+    from alembic import command
+    _alembic(command.history)
+
+
+@db_group.command("revision")
+@click.option("-m", "--message", required=True, help="what the change is for")
+def db_revision(message: str) -> None:
+    """Write the next revision from the differences between the database (at the newest
+    revision) and companion/schema.py, for a developer to read and complete."""
+    from alembic import command
+    _alembic(command.revision, message=message, autogenerate=True)
+
+
+@db_group.command("check")
+def db_check() -> None:
+    """Compare the database with the schema of companion/schema.py: any difference fails."""
+    from alembic import command
+    _alembic(command.check)
 
 
 def init_app(app) -> None:
     app.teardown_appcontext(close_db)
     app.cli.add_command(init_db_command)
+    app.cli.add_command(db_group)
     app.cli.add_command(backup_command)
     app.cli.add_command(copy_to_postgres_command)
     target = database_of(app)
@@ -145,19 +218,25 @@ def backup_command(target: str) -> None:
 def copy_database(source, target) -> dict[str, int]:
     """Copy every row of one database into another whose tables are empty, in one
     transaction on the target; return the rows copied per table."""
+    import sqlalchemy as sa
+
+    from .dialects import Statement
+    from .schema import metadata
     copied = {}
     with store.Transaction(target):
         for name in COPY_ORDER:
-            if target.execute(f"SELECT 1 FROM {name} LIMIT 1").fetchone() is not None:
+            table = metadata.tables[name]
+            if Statement(lambda d, t=table: sa.select(sa.literal(1)).select_from(t).limit(1)).run(
+                    target).fetchone() is not None:
                 raise click.ClickException(f"The target database already holds data (in {name}); "
                                            "copy into an empty one.")
         for name in COPY_ORDER:
-            rows = source.execute(f"SELECT * FROM {name}").fetchall()
+            table = metadata.tables[name]
+            rows = Statement(lambda d, t=table: sa.select(t)).run(source).fetchall()
             if rows:
                 columns = list(rows[0].keys())
-                target.executemany(
-                    f"INSERT INTO {name} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
-                    [tuple(row) for row in rows])
+                Statement(lambda d, t=table: sa.insert(t).values({c: sa.bindparam(c) for c in columns})
+                          ).run_many(target, [dict(zip(columns, tuple(row))) for row in rows])
             copied[name] = len(rows)
         if getattr(target, "is_postgres", False):
             # New rows must get ids after the copied ones.

@@ -414,12 +414,3 @@ def notice_dead_peer(environ: dict, keepalive: float) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, option, int(max(10.0, 2 * keepalive) * 1000))
     except (OSError, AttributeError):
         pass
-
-
-def init_app(app) -> None:
-    from .db import database_of
-    database = database_of(app)
-    hub = Hub
-    if store.is_postgres_url(database):
-        from .pg_live import ListeningHub as hub  # LISTEN/NOTIFY across app servers
-    app.extensions["forest_hub"] = hub(database, poll=app.config["STREAM_POLL_SECONDS"])

@@ -3,6 +3,7 @@
 import json
 
 from companion import store
+from companion.dialects import run_text
 
 from .helpers import act
 
@@ -59,8 +60,8 @@ def end_table(app, code, outcome="won"):
         snapshot = dict(table.snapshot, phase="over",
                         result={"outcome": outcome, "reason": "Done.", "rounds": 3, "threat": None})
         with store.Transaction(conn):
-            conn.execute("UPDATE game_table SET snapshot = ? WHERE code = ?",
-                         (json.dumps(snapshot), code))
+            run_text(conn, "UPDATE game_table SET snapshot = :snapshot WHERE code = :code",
+                     {"snapshot": json.dumps(snapshot), "code": code})
 
 
 def set_campaign(app, campaign_id, **changes):

@@ -36,7 +36,7 @@ Flask.test_client_class = SameOriginClient
 # These modules run against both databases: every test of theirs that uses the `database`
 # fixture (or `app`, `conn`) runs once on SQLite and once on PostgreSQL.
 BOTH_BACKENDS = {"test_tables", "test_concurrency", "test_crash", "test_secrecy", "test_campaign_api",
-                 "test_history", "test_serving", "test_postgres", "test_rematch"}
+                 "test_history", "test_serving", "test_postgres", "test_rematch", "test_upgrade"}
 # The PostgreSQL server the tests may use (scripts/test.sh starts a throwaway one).
 POSTGRES_URL_ENV = "FOREST_TABLE_TEST_DATABASE_URL"
 # A developer without PostgreSQL may opt out with FOREST_TABLE_TEST_POSTGRES=skip.

@@ -18,6 +18,7 @@ import pytest
 from werkzeug.serving import WSGIRequestHandler, make_server
 
 from companion import create_app, store, tables
+from companion.dialects import run_text
 from companion.games import get_game
 
 GAME = "wicked-forest"
@@ -115,8 +116,8 @@ def db_rows(db_path, code):
     conn = store.connect(db_path)
     try:
         table = store.get_table(conn, code)
-        rows = conn.execute("SELECT seq, seat, name, params, request_id, undone_at FROM action"
-                            " WHERE table_id = ? ORDER BY seq", (table.id,)).fetchall()
+        rows = run_text(conn, "SELECT seq, seat, name, params, request_id, undone_at FROM action"
+                        " WHERE table_id = :id ORDER BY seq", {"id": table.id}).fetchall()
         return table, [dict(r, params=json.loads(r["params"])) for r in rows]
     finally:
         conn.close()

@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from companion import db, store, tables
+from companion.dialects import run_text
 from companion.games import get_game, json_view
 
 from .browser import browser, phones  # noqa: F401  (fixtures)
@@ -154,9 +155,9 @@ def check_survivors(server, phones, code, acked):
     conn = store.connect(str(server.db_path))
     try:
         table = store.get_table(conn, code)
-        rows = {r["request_id"]: r for r in conn.execute(
-            "SELECT seq, seat, name, params, undone_at, request_id FROM action WHERE table_id = ?",
-            (table.id,))}
+        rows = {r["request_id"]: r for r in run_text(
+            conn, "SELECT seq, seat, name, params, undone_at, request_id FROM action WHERE table_id = :id",
+            {"id": table.id})}
     finally:
         conn.close()
     log = {a["seq"]: a for a in phones[0].get(f"/api/tables/{code}/actions")["actions"]}

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import campaigns, create_app, store, tables
+from companion.dialects import run_text
 from companion.games import explorers_campaign as camp
 from companion.games import explorers_of_the_woodlands as ex
 from companion.games.base import Rejected
@@ -452,8 +453,8 @@ def test_a_campaign_survives_a_server_restart(tmp_path):
         table.snapshot["quest"][counter] = 2
     finished = finish(table.snapshot)
     finished["monsters"]["snake"] = 4
-    conn.execute("UPDATE game_table SET snapshot = ? WHERE code = ?",
-                 (__import__("json").dumps(finished), code))
+    run_text(conn, "UPDATE game_table SET snapshot = :snapshot WHERE code = :code",
+             {"snapshot": __import__("json").dumps(finished), "code": code})
     conn.close()
 
     again = create_app({"TESTING": True, "DATABASE": path, "SECRET_KEY": "k"}).test_client()

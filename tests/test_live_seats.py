@@ -7,6 +7,7 @@ from companion import store
 from companion.web.limits import limiter
 
 from .helpers import act, create_tiny, take, version_of
+from .old_database import from_before_migrations
 from .test_serving import StreamReader, make_app
 
 
@@ -72,11 +73,8 @@ def test_a_phone_reconnecting_with_old_seats_is_told_the_current_stamp(tmp_path)
 
 def test_a_database_made_before_seat_stamps_gains_the_column(tmp_path):
     path = tmp_path / "old.sqlite"
+    from_before_migrations(str(path), "0001")
     conn = sqlite3.connect(path)
-    conn.executescript(store.SCHEMA.replace(
-        ",\n    -- Moves with every seat taken or freed; apart from the version, which actions check\n"
-        "    -- strictly, so a phone joining never makes another phone's move stale.\n"
-        "    seat_stamp INTEGER NOT NULL DEFAULT 0", ""))
     assert "seat_stamp" not in {row[1] for row in conn.execute("PRAGMA table_info(game_table)")}
     conn.close()
     app = make_app(path)

@@ -53,17 +53,20 @@ def test_a_longer_code_is_typed_and_joined_like_a_short_one(client, monkeypatch)
 # -- the dialect ---------------------------------------------------------------------------------
 
 
-def test_sqlite_statements_are_said_the_postgresql_way():
-    assert pgstore.translate("SELECT 1 FROM t WHERE a = ? AND b LIKE '~%'") == (
-        "SELECT 1 FROM t WHERE a = %s AND b LIKE '~%%'", False)
-    assert pgstore.translate("INSERT INTO campaign (game) VALUES (?)") == (
-        "INSERT INTO campaign (game) VALUES (%s) RETURNING id", True)
-    assert pgstore.translate("WHERE json_extract(snapshot, '$.phase') = 'over'")[0] == (
-        "WHERE (snapshot::jsonb ->> 'phase') = 'over'")
-    assert pgstore.translate("WHERE p.table_version IS NOT t.version AND x IS NOT NULL")[0] == (
-        "WHERE p.table_version IS DISTINCT FROM t.version AND x IS NOT NULL")
-    assert pgstore.translate("WHERE game = ? AND name = ? COLLATE NOCASE")[0] == (
-        "WHERE game = %s AND lower(name) = lower(%s)")
+def test_each_statement_is_compiled_by_its_dialect_once():
+    from companion.dialects import POSTGRESQL, SQLITE
+    finished = store._finished
+    assert finished.compiled(POSTGRESQL) is finished.compiled(POSTGRESQL)  # kept, not rebuilt
+    pg, lite = finished.compiled(POSTGRESQL), finished.compiled(SQLITE)
+    assert "CAST(game_table.snapshot AS JSON) ->> %(param_1)s" in pg.text and "?" not in pg.text
+    assert "JSON_EXTRACT(game_table.snapshot, :param_1)" in lite.text
+    assert lite.fixed["param_1"] == '$."phase"' and pg.fixed["param_1"] == "phase"
+    assert "IS DISTINCT FROM" in store._to_record.compiled(POSTGRESQL).text
+    assert "IS NOT game_table.version" in store._to_record.compiled(SQLITE).text
+    assert store._insert_campaign.compiled(SQLITE).text.endswith("RETURNING id")
+    assert "lower(campaign.name) = lower(%(name)s)" in store._name_taken.compiled(POSTGRESQL).text
+    assert "pg_notify" in store._save_snapshot.compiled(POSTGRESQL).text
+    assert "pg_notify" not in store._save_snapshot.compiled(SQLITE).text
     assert pgstore.safe_url("postgresql://app:secret@db.example:5432/forest") == (
         "postgresql://app:***@db.example:5432/forest")
 
@@ -230,12 +233,12 @@ def test_while_postgresql_is_lost_requests_do_not_wait_for_it_and_it_is_back_wit
     link.cut()
     assert phone.get(f"/api/tables/{code}").status_code == 503
     assert breaker.is_open
-    real_getconn = pgstore.ConnectionPool.getconn
+    real_connect = pgstore.QueuePool.connect
 
     def no_waiting(*args, **kwargs):
         raise AssertionError("a request waited for the pool while the server was known lost")
 
-    monkeypatch.setattr(pgstore.ConnectionPool, "getconn", no_waiting)
+    monkeypatch.setattr(pgstore.QueuePool, "connect", no_waiting)
     for url in (f"/api/tables/{code}", f"/t/{code}", "/", f"/api/tables/{UNKNOWN}"):
         resp = phone.get(url)
         assert resp.status_code == 503 and resp.headers["Retry-After"] == "2", url
@@ -246,7 +249,7 @@ def test_while_postgresql_is_lost_requests_do_not_wait_for_it_and_it_is_back_wit
     probes = breaker.probes
     wait_for(lambda: breaker.probes >= probes + 2, "the probe stopped trying")
     assert breaker.is_open
-    monkeypatch.setattr(pgstore.ConnectionPool, "getconn", real_getconn)
+    monkeypatch.setattr(pgstore.QueuePool, "connect", real_connect)
 
     link.restore()
     wait_for(lambda: not breaker.is_open, "the probe did not find the server back")

@@ -5,18 +5,19 @@ table is offered its own seat there, kept for it. Campaign chapters go on the sa
 from __future__ import annotations
 
 import re
-import sqlite3
 import threading
 
 import pytest
 
 from companion import create_app, store, tables
+from companion.dialects import run_text
 from companion.games import GAMES, register
 from companion.web.limits import limiter
 
 from . import tiny_coop
 from .campaign_play import create_campaign, start_chapter, win_chapter_1
 from .helpers import take
+from .old_database import from_before_migrations
 from .history_fixture import api_act
 from .test_serving import StreamReader
 
@@ -210,7 +211,7 @@ def test_a_rematch_never_played_and_cleared_away_lets_the_table_offer_a_rematch_
     with app.app_context():
         from companion.db import get_db
         conn = get_db()
-        conn.execute("UPDATE game_table SET created_at = 0 WHERE code = ?", (first,))
+        run_text(conn, "UPDATE game_table SET created_at = 0 WHERE code = :code", {"code": first})
         assert store.delete_never_played(conn, 1) == 1
     page = ana.get(f"/t/{code}").get_data(as_text=True)
     assert "Rematch" in page and first not in page
@@ -255,36 +256,19 @@ def test_two_phones_starting_a_chapter_at_once_make_one_table(app, make_client, 
     assert table_count(app) == 2
 
 
-def old_schema(text: str) -> str:
-    """The schema as it was before a table named its next table and seats were kept."""
-    text = text.replace(",\n    -- The table the same group plays next (a rematch, a campaign's next chapter): set once,\n"
-                        "    -- in the transaction that creates it, so every phone at this table goes to the same one.\n"
-                        "    next_table_id INTEGER", "")
-    text = text.replace("    -- A seat kept for the phone that held it at the table before (the hash of that seat's\n"
-                        "    -- token there): only that phone may take it, until the host frees it.\n"
-                        "    kept_for TEXT,\n", "")
-    assert "next_table_id" not in text and "kept_for" not in text
-    return text
-
-
 def test_a_database_from_before_opens_and_plays_on_to_a_rematch(database, backend, make_client, coop):
     target = database("old")
+    # As it was before a table named its next table and seats were kept.
+    from_before_migrations(target, "0003")
     conn = store.connect(target)
-    if backend == "sqlite":
-        raw = sqlite3.connect(target)
-        raw.executescript(old_schema(store.SCHEMA))
-        raw.close()
-    else:
-        from companion import pgstore
-        conn.executescript(pgstore.schema(old_schema(store.SCHEMA)))
     # A game finished on the old release, in the old schema.
     conn.execute("INSERT INTO game_table (code, game, rules_version, options, players, host_token_hash,"
                  " version, snapshot, created_at, updated_at) VALUES ('OLDT', 'tiny-coop', 1, '{\"level\": \"Easy\"}',"
                  " '[\"Ana\", \"Ben\"]', 'x', 2, '{\"players\": [\"Ana\", \"Ben\"], \"level\": \"Easy\", \"round\": 1,"
                  " \"phase\": \"over\", \"won\": true, \"events\": []}', 1, 1)")
     for seat, name in enumerate(["Ana", "Ben"]):
-        conn.execute("INSERT INTO seat (table_id, seat, name) SELECT id, ?, ? FROM game_table"
-                     " WHERE code = 'OLDT'", (seat, name))
+        run_text(conn, "INSERT INTO seat (table_id, seat, name) SELECT id, :seat, :name FROM game_table"
+                 " WHERE code = 'OLDT'", {"seat": seat, "name": name})
     conn.close()
     app = create_app({"TESTING": True, "DATABASE": target, "SECRET_KEY": "test-key"})
     limiter.reset()

@@ -9,6 +9,7 @@ import json
 import re
 
 from companion import tables
+from companion.dialects import run_text
 
 from .helpers import act, hx_post, name_step, version_of
 from .test_secrecy import normalise
@@ -46,10 +47,10 @@ def stored_params(app, code):
     from companion import store
     conn = store.connect(app.config["DATABASE"])
     try:
-        table_id = conn.execute("SELECT id FROM game_table WHERE code = ?", (code,)).fetchone()["id"]
+        table_id = run_text(conn, "SELECT id FROM game_table WHERE code = :code", {"code": code}).fetchone()["id"]
         return [(r["name"], json.loads(r["params"]))
-                for r in conn.execute("SELECT name, params FROM action WHERE table_id = ? ORDER BY seq",
-                                      (table_id,))]
+                for r in run_text(conn, "SELECT name, params FROM action WHERE table_id = :id ORDER BY seq",
+                                  {"id": table_id})]
     finally:
         conn.close()
 

@@ -17,6 +17,7 @@ import brotli
 import pytest
 
 from companion import create_app, store
+from companion.dialects import run_text
 from companion.web.limits import limiter
 
 from .helpers import act, create_tiny, take
@@ -158,7 +159,8 @@ def test_a_change_stamped_in_the_past_still_reaches_the_stream(database, monkeyp
     try:
         stream.until("retry:")
         conn = store.connect(str(path))  # another process, writing with a clock an hour slow
-        conn.execute("UPDATE game_table SET version = 7, updated_at = updated_at - 3600 WHERE code = ?", (code,))
+        run_text(conn, "UPDATE game_table SET version = 7, updated_at = updated_at - 3600 WHERE code = :code",
+                 {"code": code})
         conn.close()
         stream.until(r"event: update\ndata: 7\n\n")
     finally:

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from companion import store, tables
+from companion.dialects import run_text
 
 from .helpers import act, create_tiny, take
 
@@ -109,8 +110,8 @@ def test_a_withdrawn_pick_keeps_no_trace_of_its_value_but_its_retry_is_still_kno
     tables.apply_action(conn, code, [0], 0, "pick", {"color": "red"}, 0, "pick-1")
     tables.apply_action(conn, code, [0], 0, "pick", {"color": "blue"}, 1, "pick-2")  # a change of mind
     table = tables.load(conn, code)
-    keys = {row["request_id"]: row["request_key"] for row in conn.execute(
-        "SELECT request_id, request_key FROM action WHERE table_id = ?", (table.id,))}
+    keys = {row["request_id"]: row["request_key"] for row in run_text(
+        conn, "SELECT request_id, request_key FROM action WHERE table_id = :id", {"id": table.id})}
     assert keys["pick-1"].endswith("|pick|" + store.REQUEST_KEY_WITHDRAWN)
     assert not keys["pick-2"].endswith(store.REQUEST_KEY_WITHDRAWN)
     # The late retry of the withdrawn pick is still that request: not applied again.

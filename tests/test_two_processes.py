@@ -8,6 +8,7 @@ import re
 import time
 
 from companion import create_app, store
+from companion.dialects import run_text
 from companion.web import shared_parts
 from companion.web.limits import limiter
 
@@ -129,7 +130,7 @@ def test_what_marks_an_answer_is_a_digest_not_the_phones_seat_tokens(tmp_path):
     assert tap_set_draw_pile(phones[0], code, 17).status_code == 200
     conn = store.connect(first.config["DATABASE"])
     try:
-        stored = conn.execute("SELECT answered_by FROM game_table WHERE code = ?", (code,)).fetchone()[0]
+        stored = run_text(conn, "SELECT answered_by FROM game_table WHERE code = :code", {"code": code}).fetchone()[0]
     finally:
         conn.close()
     cookie = phones[0].get_cookie(COOKIE).value
@@ -147,7 +148,7 @@ def test_only_news_of_an_answer_spares_a_stream_its_view(tmp_path):
     hub = live.Hub(first.config["DATABASE"])
     conn = store.connect(first.config["DATABASE"])
     try:
-        (answered_by,) = conn.execute("SELECT answered_by FROM game_table WHERE code = ?", (code,)).fetchone()
+        (answered_by,) = run_text(conn, "SELECT answered_by FROM game_table WHERE code = :code", {"code": code}).fetchone()
         opened_after = live.Channel(code, None)
         opened_after.publish(1)
         hub._channels[code] = opened_after
@@ -175,7 +176,7 @@ def test_a_write_the_watcher_reads_again_wakes_no_stream(tmp_path, monkeypatch):
     monkeypatch.setattr(live.Channel, "publish", lambda self, *stamps: published.append(stamps) or real_publish(self, *stamps))
     conn = store.connect(first.config["DATABASE"])
     try:
-        (seats,) = conn.execute("SELECT seat_stamp FROM game_table WHERE code = ?", (code,)).fetchone()
+        (seats,) = run_text(conn, "SELECT seat_stamp FROM game_table WHERE code = :code", {"code": code}).fetchone()
         channel = hub._channels[code] = live.Channel(code, None)
         real_publish(channel, 0, seats - 1)
         for _ in range(3):
@@ -191,8 +192,8 @@ def test_a_write_the_watcher_reads_again_wakes_no_stream(tmp_path, monkeypatch):
 def stored_parts(app, code):
     conn = store.connect(app.config["DATABASE"])
     try:
-        return conn.execute("SELECT COUNT(*) FROM shared_part JOIN game_table ON game_table.id = table_id"
-                            " WHERE code = ?", (code,)).fetchone()[0]
+        return run_text(conn, "SELECT COUNT(*) FROM shared_part JOIN game_table ON game_table.id = table_id"
+                        " WHERE code = :code", {"code": code}).fetchone()[0]
     finally:
         conn.close()
 

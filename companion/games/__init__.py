@@ -73,6 +73,7 @@ def json_view(game: ModuleType, state: dict, seat, own_pick: bool = True) -> dic
 
 def _register_builtin() -> None:
     from . import explorers_of_the_woodlands, mysterious_forest, wicked_forest, woodland_wizards
+    from . import explorers_campaign  # noqa: F401 (the chapters, a layer set into the classic game)
 
     register(wicked_forest)
     register(woodland_wizards)

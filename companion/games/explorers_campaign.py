@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 
 from . import explorers_of_the_woodlands as game
 from .base import Rejected
@@ -1338,3 +1339,7 @@ def correct_tally(campaign: dict, monsters: dict, rng: random.Random) -> tuple[d
                           for k in game.MONSTERS])
     return new, [f"Chapter {entry['chapter']}'s Monster tally corrected: {counted}.",
                  awakening_text(draw)]
+
+
+# The classic game reaches the chapters' rules through this hook (it never imports this module).
+game.campaign_rules = sys.modules[__name__]

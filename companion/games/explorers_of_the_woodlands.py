@@ -45,6 +45,11 @@ from .base import (ActionSpec, Param, Rejected, check_action, check_player_count
                    require_step, settle_seat)
 from .words import join_names, player_name, plural
 
+# The campaign's chapter rules (explorers_campaign.py), a layer over this game: that module
+# sets itself here as it loads (the games package loads it with this one). This module
+# never imports it, so the classic game stands alone and the campaign builds on it.
+campaign_rules = None
+
 ID = "explorers-of-the-woodlands"
 NAME = "Explorers of the Woodlands"
 MIN_PLAYERS = 1
@@ -1441,9 +1446,6 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
         return f"{who} logged a tile placed on a corrupted space"
     spec = ACTIONS.get(action)
     return f"{who}: {spec.label if spec else action}"
-
-
-from . import explorers_campaign as campaign_rules  # noqa: E402  (the chapters use this module)
 
 
 def outcome(state: dict) -> dict | None:

@@ -65,6 +65,6 @@ def take_next(code):
 
 
 def _hub():
-    from .pages import live_hub
+    from ..hubs import live_hub
     return live_hub()
 

@@ -15,6 +15,7 @@ from flask.ctx import RequestContext
 from jinja2_fragments.flask import render_block
 
 from .. import live, tables, timers
+from ..hubs import live_hub
 from ..db import get_db
 from ..games import GAMES, get_game
 from ..games.words import join_names, noun, plural
@@ -467,10 +468,6 @@ def full_log(code):
     table = tables.load(get_db(), code)
     return render_template("log.html", table=table, game=get_game(table.game),
                            log=tables.log_lines(get_db(), table))
-
-
-def live_hub() -> live.Hub:
-    return current_app.extensions["forest_hub"]
 
 
 @bp.app_template_filter("names")

@@ -324,7 +324,8 @@ def test_the_page_shows_the_facts_of_the_json_view(client):
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert len(view["packing_tips"]) == 2
     for tip in view["packing_tips"]:
-        assert f'<p class="mf-tip">{tip}</p>' in page
+        # Each tip with its speaker button beside it, which reads it aloud for a child.
+        assert f'<p class="mf-tip">{tip}<button type="button" class="speak" data-speak' in page
     for offer in view["takes"]:
         assert f"<small>{offer['note']}</small>" in page
 

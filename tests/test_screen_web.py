@@ -84,7 +84,7 @@ def test_the_wicked_forest_screen_shows_who_has_chosen_never_what_until_the_reve
     # Cara chooses last: the reveal shows every pick together, and says so.
     ok(host, twins[1], "choose", {"choice": "stay", "decision": 1}, seat=2)
     part = make_client().get(f"/t/{twins[1]}/screen/view").get_data(as_text=True)
-    assert 'data-reveal="wf-reveal-1"' in part
+    assert 'data-reveal="wf-1-reveal-1"' in part
     assert re.search(r"Ana</span> <b>🏠 returns</b>.*Ben</span> <b>🌲 stays</b>.*Cara</span> <b>🌲 stays</b>", part, re.S)
     assert lines_of(host, twins[1]) == ["Round 1. Ana leads.", "Everyone has chosen! Ana returns. Ben and Cara stay.",
                                         "Ana, turn card 2 face up."]

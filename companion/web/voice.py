@@ -92,7 +92,7 @@ def _wicked_forest(v: dict) -> list[tuple[str, str]]:
             parts.append(say("wf.one_returns" if len(back) == 1 else "wf.several_return", names=join_names(back)))
         if stay:
             parts.append(say("wf.one_stays" if len(stay) == 1 else "wf.several_stay", names=join_names(stay)))
-        out.append((f"wf-reveal-{len(history)}", " ".join(parts)))
+        out.append((f"wf-{v['round']}-reveal-{len(history)}", " ".join(parts)))
     if v.get("phase") == "reveal" and not v.get("game_over"):
         number = len(v.get("cards") or []) + 1
         out.append((f"wf-{v['round']}-turn-{number}", say("wf.turn_card", leader=leader, number=number)))

@@ -78,9 +78,15 @@
       heard[key] = true;
       if (!silent) speak(line.text);
     });
+    // What just appeared (a card turned face up) plays its short animation once.
+    view.querySelectorAll("[data-fresh]").forEach(function (el) {
+      var key = code + ":fresh:" + el.getAttribute("data-fresh");
+      if (!heard[key] && !silent) el.classList.add("fresh");
+      heard[key] = true;
+    });
     var reveal = view.querySelector("[data-reveal]");
     if (reveal) {
-      var key = code + ":" + reveal.getAttribute("data-reveal");
+      var key = code + ":shown:" + reveal.getAttribute("data-reveal");
       if (!heard[key]) {
         heard[key] = true;
         if (!silent) {
@@ -138,7 +144,9 @@
     var view = holder.querySelector(".screen-view");
     if (!view || view.getAttribute("data-code") !== code) return;
     var version = parseInt(view.getAttribute("data-version"), 10) || 0;
-    if (version < shownVersion) return;  // an answer overtaken by a newer one
+    // Shown already, or overtaken by a newer one: the screen never steps back, and a reveal
+    // being shown big stays so.
+    if (version <= shownVersion) return;
     shownVersion = version;
     box.replaceChildren(view);
     shownAt = performance.now();

@@ -51,6 +51,8 @@
           heard[line.key] = true;
           if (!silent) speak(line.text);
         });
+        // Ready: from here on each new line is said (the switch shows it, for the tests too).
+        document.querySelectorAll("[data-voice-toggle]").forEach(function (b) { b.setAttribute("data-voice-ready", ""); });
         if (shownVersion() > checked) check(false);
       }, function () { asking = false; });
   }
@@ -74,6 +76,9 @@
   }
   document.addEventListener("click", function (event) { tapped(event.target); });
   document.addEventListener("htmx:afterSettle", function () { labels(); check(false); });
+  // A view shown without a settle event (or while a check was on its way) is caught up with
+  // here; nothing is fetched while the version on the screen stays the same.
+  setInterval(function () { check(false); }, 1000);
   window.forestVoice = { tapped: tapped };
   labels();
   check(true);

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 
 import pytest
@@ -40,6 +41,13 @@ SPEECH_STUB = """(() => {
     speaking: false, pending: false, paused: false,
   };
   Object.defineProperty(window, "speechSynthesis", {configurable: true, get: () => synth});
+  // Each short sound's tones, counted as they start.
+  window.__tones = [];
+  const Context = window.AudioContext;
+  if (Context) {
+    const make = Context.prototype.createOscillator;
+    Context.prototype.createOscillator = function () { window.__tones.push(Date.now()); return make.call(this); };
+  }
 })();"""
 
 # Every visible text's size against the legibility rule, and anything wider than the screen.
@@ -160,6 +168,10 @@ def texts(table):
 
 def play_wicked_forest(contexts, base, size, ana):
     table = Table(contexts, base, "wicked-forest", {"first_leader": "0"}, size)
+    # The browser lets the page sound once it was tapped: the screen says so until then.
+    expect(table.screen.locator(".sc-hint")).to_be_visible()
+    table.screen.mouse.click(10, 10)
+    expect(table.screen.locator(".sc-hint")).to_be_hidden()
     table.act("reveal", {"flowers": 2, "witch": False})
     expect(table.screen.locator(".sc-card.up")).to_have_count(1)
     assert texts(table)[-1] == "Card 1: 2 Flowers. Stay or return?"
@@ -170,6 +182,7 @@ def play_wicked_forest(contexts, base, size, ana):
     table.act("choose", {"choice": "return", "decision": 1}, seat=2)
     # The reveal: every pick at once, big, for everyone.
     expect(table.screen.locator(".sc-reveal.now .sc-pick")).to_have_count(3)
+    assert table.screen.evaluate("() => window.__tones.length") == 3  # the reveal's chime, once
     table.shoot("screen-wicked-forest")
     return table, before_reveal
 
@@ -286,3 +299,49 @@ def test_mysterious_forest_on_the_screen(live_server, contexts, size):
     assert texts(table)[-1].startswith("Jonas is on card ")
     table.shoot("screen-mysterious-forest")
     table.check_speech()
+
+
+def test_the_countdown_runs_out_on_the_screen_with_a_sound_and_a_line(live_server, contexts):
+    table = Table(contexts, live_server, "woodland-wizards", {"first_player": "0"}, (1024, 768))
+    table.screen.mouse.click(10, 10)
+    table.act("timer_set", {"mode": "free", "seconds": 5})
+    table.act("timer_start")
+    expect(table.screen.locator(".sc-countdown .cd-time")).to_have_text(re.compile(r"^0:0[1-5]$"))
+    table.screen.wait_for_function("() => window.__said.some(l => l.text === 'Time is up!')")
+    expect(table.screen.locator(".sc-countdown.time-up .cd-up")).to_be_visible()
+    assert table.screen.evaluate("() => window.__tones.length") == 2  # two beeps, once
+    assert [line["text"] for line in table.said()].count("Time is up!") == 1
+    table.legible()
+
+
+def serve(app, port=0):
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", port, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def test_the_screen_comes_back_by_itself_after_a_server_restart(tmp_path, contexts):
+    """The server stops and starts again (the same database): the screen, left alone,
+    shows the moves made after the restart."""
+    from companion import create_app
+
+    config = {"DATABASE": str(tmp_path / "restart.sqlite"), "SECRET_KEY": "browser-test",
+              "LAN_ADDRESS": "127.0.0.1", "STREAM_POLL_SECONDS": 0.2, "STREAM_MAX_SECONDS": 2.0}
+    first = serve(create_app(config))
+    port = first.server_port
+    base = f"http://127.0.0.1:{port}"
+    table = Table(contexts, base, "wicked-forest", {"first_leader": "0"}, (1920, 1080))
+    table.act("reveal", {"flowers": 1, "witch": False})
+    first.shutdown()
+    first.server_close()
+    expect(table.screen.locator(".sc-offline")).to_be_visible()  # its stream ended, and cannot come back yet
+    second = serve(create_app(config), port)
+    try:
+        expect(table.screen.locator(".sc-offline")).to_be_hidden(timeout=20_000)
+        table.act("choose", {"choice": "stay", "decision": 1}, seat=0)
+        expect(table.screen.locator(".sc-player.chosen")).to_have_count(1)
+    finally:
+        second.shutdown()
+        second.server_close()

@@ -16,13 +16,25 @@ from __future__ import annotations
 import time
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
+from markupsafe import Markup
 
 from .. import tables, timers
 from ..db import get_db
 from ..games import get_game
-from . import table_reads, voice
+from . import table_reads, templating, voice
 
 bp = Blueprint("screen", __name__)
+
+
+@bp.app_template_global("speak")
+def speak_button(text: str | None = None) -> Markup:
+    """A speaker button beside an instruction: a tap reads it aloud (static/voice.js, loaded
+    at the first tap), for a child who does not read yet. `text`: what to read, when it is
+    not the text around the button. Built here, not in a macro (see test_render_speed)."""
+    said = Markup(' data-speak-text="{}"').format(text) if text else ""
+    return Markup('<button type="button" class="speak" data-speak data-voice-src="{}"{} '
+                  'aria-label="Read it aloud"></button>').format(
+        templating.url_for("static", filename="voice.js"), said)
 
 # A table the `/screen` address may show: one moved within this many seconds (an evening's
 # games), so a screen opened the next day does not show last night's table.

@@ -299,6 +299,13 @@ def test_mysterious_forest_on_the_screen(live_server, contexts, size):
     assert texts(table)[-1].startswith("Jonas is on card ")
     table.shoot("screen-mysterious-forest")
     table.check_speech()
+    # The evening's screen (/screen) moves on by itself to the next table started.
+    resp = table.phones[0].request.post(f"{live_server}/api/tables", headers={"Origin": live_server},
+                                        data={"game": "woodland-wizards", "players": NAMES, "options": {}})
+    expect(table.view()).to_have_attribute("data-code", resp.json()["code"])
+    expect(table.screen.locator("[data-code-text]")).to_have_text(resp.json()["code"])
+    expect(table.screen.locator(".sc-game")).to_have_text("Woodland Wizards")
+    table.legible()
 
 
 def test_the_countdown_runs_out_on_the_screen_with_a_sound_and_a_line(live_server, contexts):

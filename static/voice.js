@@ -21,7 +21,6 @@
     document.querySelectorAll("[data-voice-toggle]").forEach(function (button) {
       var text = on() ? "🗣 Steps read aloud: on" : "🗣 Steps read aloud: off";
       if (button.textContent !== text) button.textContent = text;
-      button.setAttribute("aria-pressed", on() ? "true" : "false");
     });
   }
   function sayUrl() {

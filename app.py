@@ -16,7 +16,9 @@ def main() -> None:
     args = parser.parse_args()
     app = create_app()
     shown = app.config.get("PUBLIC_URL") or f"http://{lan_address() or 'localhost'}:{args.port}"
-    print(f"\n  Forest Table is running. On every phone at the table, open:\n\n      {shown}\n")
+    print(f"\n  Forest Table is running. On every phone at the table, open:\n\n      {shown}\n\n"
+          f"  On the TV or the host's laptop, the table screen everyone sees (it follows the newest "
+          f"table):\n\n      {shown}/screen\n")
     # threaded: each open live-update stream holds a thread of its own.
     app.run(host=args.host, port=args.port, threaded=True, debug=False, use_reloader=False)
 

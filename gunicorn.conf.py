@@ -88,4 +88,6 @@ def when_ready(server):
     # On standard output whatever the log level, as `python app.py` prints it: the
     # address the host opens on every phone.
     print(f"\n  Forest Table is running (gunicorn, {count} {kind} worker{'s' if count != 1 else ''}). "
-          f"On every phone at the table, open:\n\n      {shown}\n", flush=True)
+          f"On every phone at the table, open:\n\n      {shown}\n\n"
+          f"  On the TV or the host's laptop, the table screen everyone sees (it follows the newest "
+          f"table):\n\n      {shown}/screen\n", flush=True)

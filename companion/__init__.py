@@ -126,7 +126,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import db, hubs
     from .web import api, assets, campaigns, compression, errors, history, limits, pages, phone
-    from .web import campaigns_api, following, incoming, templating
+    from .web import campaigns_api, following, incoming, screen, templating
 
     app.jinja_environment = templating.ViewEnvironment  # before anything builds app.jinja_env
     app.session_interface = phone.SessionInterface()
@@ -143,6 +143,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.register_blueprint(campaigns.bp)
     app.register_blueprint(campaigns_api.bp)
     app.register_blueprint(following.bp)
+    app.register_blueprint(screen.bp)
     app.jinja_env.globals["url_for"] = templating.url_for  # relative URLs built once each
     limits.limit_routes(app)
     return app

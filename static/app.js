@@ -899,3 +899,26 @@ document.addEventListener("input", function (event) {
     lastStep = card ? stepOf(card) : null;
   });
 })();
+
+// The voice (voice.js: steps read aloud, speaker buttons) loads when first wanted: the
+// switch or a speaker tapped, or the switch left on. Most phones never load it.
+(function () {
+  "use strict";
+  var loading = false;
+  function load(tap) {
+    var from = document.querySelector("[data-voice-src]");
+    if (loading || !from) return;
+    loading = true;
+    var script = document.createElement("script");
+    script.src = from.getAttribute("data-voice-src");
+    script.onload = function () { if (tap && window.forestVoice) window.forestVoice.tapped(tap); };
+    document.head.appendChild(script);
+  }
+  document.addEventListener("click", function (event) {
+    var tap = event.target.closest && event.target.closest("[data-voice-toggle], [data-speak]");
+    if (tap && !window.forestVoice) load(tap);
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    try { if (localStorage.getItem("forest-voice") === "on") load(null); } catch (e) { /* private mode */ }
+  });
+})();

@@ -192,6 +192,8 @@ class Story:
         if heading == "The table clock":
             ok(act(client, self.code, "timer_set", {"mode": "turn", "seconds": 30}, seat=0))
             return {"clock": client.get(f"/api/tables/{self.code}").get_json()["clock"]}
+        if heading == "The table screen":  # the lines said aloud at the table's moment now
+            return client.get(f"/t/{self.code}/screen/say").get_json()
         if heading == "List past games":
             return client.get("/api/history").get_json()
         if heading == "One game":

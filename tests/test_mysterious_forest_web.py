@@ -1,5 +1,6 @@
 """The Mysterious Forest through the web layer: the memorize countdown, the record, refusals."""
 
+import html
 import re
 
 from companion import store, tables, timers
@@ -324,7 +325,11 @@ def test_the_page_shows_the_facts_of_the_json_view(client):
     page = client.get(f"/t/{code}").get_data(as_text=True)
     assert len(view["packing_tips"]) == 2
     for tip in view["packing_tips"]:
+        # Each tip with its speaker button beside it, which reads it aloud for a child.
         assert f'<p class="mf-tip">{tip}</p>' in page
+    # One speaker reads the question and its tips aloud, for a child.
+    assert re.search(r'<h3 class="mf-ask"><button type="button" class="speak" data-speak[^>]* data-speak-text="What did you take\? '
+                     + re.escape(html.escape(view["packing_tips"][0], quote=True)), page)
     for offer in view["takes"]:
         assert f"<small>{offer['note']}</small>" in page
 

@@ -525,8 +525,10 @@ class TwinTables(RuleBasedStateMachine):
                 FIGURES["routes"].add(rule_.rule)
                 FIGURES["reads"] += 2
                 if rule_.endpoint == "pages.events":
-                    # As a page's stream asks: with the views pushed to this phone.
-                    got = [read_stream(t.phone(name), url + "?v=0&views=1") for t in self.twins]
+                    # As a page's stream asks: with the views pushed to this phone; and as the
+                    # table screen's asks: the versions alone.
+                    got = [read_stream(t.phone(name), url + "?v=0&views=1") + read_stream(t.phone(name), url + "?v=0")
+                           for t in self.twins]
                 else:
                     got = [answer(t.phone(name).get(url, headers=headers)) for t in self.twins]
                 self.compare(f"{url} {headers} read by {name}", *got)
@@ -539,7 +541,9 @@ class TwinTables(RuleBasedStateMachine):
             return
         self.rules_run += 1
         for name in self.observer_phones():
-            reads = [(f"/t/{CODE}/view", HX), (f"/api/tables/{CODE}", {}), (f"/api/tables/{CODE}/actions", {})]
+            # The table screen reads its live part and its spoken lines like any observer.
+            reads = [(f"/t/{CODE}/view", HX), (f"/api/tables/{CODE}", {}), (f"/api/tables/{CODE}/actions", {}),
+                     (f"/t/{CODE}/screen/view", {}), (f"/t/{CODE}/screen/say", {})]
             if self.passed_around(name):
                 # Whoever holds the passed phone asks for each seat's view, as it may any time.
                 reads += [(f"/api/tables/{CODE}?seat={s}", {}) for s, owner in sorted(self.owner.items())

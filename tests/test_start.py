@@ -56,6 +56,11 @@ def test_the_start_script_serves_with_gunicorn_and_one_gevent_worker(tmp_path):
         output = Output(proc)
         assert "(gunicorn, 1 gevent worker)" in output.line_with("Forest Table is running", limit)
         assert f":{port}" in output.line_with("http://", limit)
+        # The table screen's address, for the TV or the host's laptop.
+        assert output.line_with("/screen", limit).strip().endswith(f":{port}/screen")
+        with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as sock:
+            sock.sendall(b"GET /screen HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            assert sock.recv(65536).startswith(b"HTTP/1.1 200")
         with socket.create_connection(("127.0.0.1", port), timeout=WAIT) as sock:
             sock.sendall(b"GET /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             answer = b""

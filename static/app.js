@@ -357,6 +357,56 @@ document.addEventListener("input", function (event) {
   });
 })();
 
+// A new view is morphed part by part. Each part at the view's top (the main card, the
+// numbers, each panel, the bottom bar) that comes back as it is on screen is left alone: a
+// move changes a few of them, and a morph of the whole view, htmx's processing of it and its
+// style work cost a slowed phone hundreds of milliseconds a tap. A view whose parts are not
+// the same ones (another shape, a first view) is morphed whole, as before.
+(function () {
+  "use strict";
+  if (!window.htmx || !window.Idiomorph) return;
+  function parts(view) {
+    return Array.prototype.filter.call(view.children, function (el) { return !el.hasAttribute("hx-preserve"); });
+  }
+  function loose(view) {  // text at the view's top, which parts would not carry
+    return Array.prototype.some.call(view.childNodes, function (node) {
+      return node.nodeType === 3 && node.data.trim();
+    });
+  }
+  window.htmx.defineExtension("view-parts", {
+    handleSwap: function (style, target, fragment) {
+      if (style !== "morph:innerHTML" || target.id !== "view") return false;
+      var live = target.firstElementChild, next = fragment.firstElementChild;
+      if (!live || !next || target.children.length !== 1 || fragment.children.length !== 1
+          || live.tagName !== next.tagName || loose(live) || loose(next)) return false;
+      var old = parts(live), fresh = parts(next);
+      if (old.length !== fresh.length) return false;
+      for (var i = 0; i < old.length; i++) if (old[i].tagName !== fresh[i].tagName) return false;
+      // The view's own attributes (its version, its seats, time up).
+      Array.prototype.forEach.call(next.attributes, function (a) {
+        if (live.getAttribute(a.name) !== a.value) live.setAttribute(a.name, a.value);
+      });
+      Array.prototype.slice.call(live.attributes).forEach(function (a) {
+        if (!next.hasAttribute(a.name)) live.removeAttribute(a.name);
+      });
+      // A kept element (hx-preserve) is put where the new view has it: htmx then puts the
+      // one it kept in its place.
+      Array.prototype.forEach.call(next.querySelectorAll(":scope > [hx-preserve]"), function (kept) {
+        var after = kept.nextElementSibling;
+        while (after && after.hasAttribute("hx-preserve")) after = after.nextElementSibling;
+        var at = after ? old[fresh.indexOf(after)] : null;
+        live.insertBefore(kept, at || null);
+      });
+      var changed = [];
+      for (var j = 0; j < old.length; j++) {
+        if (old[j].isEqualNode(fresh[j])) continue;
+        changed.push.apply(changed, window.Idiomorph.morph(old[j], fresh[j], { morphStyle: "outerHTML" }));
+      }
+      return changed;
+    }
+  });
+})();
+
 // One tap, one action. A refresh can put a new button under a finger that is about to tap
 // again (an impatient double tap, or another phone's move arriving): a tap on the view
 // within half a second of it changing is dropped, and so is a tap on a form whose request

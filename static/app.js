@@ -102,10 +102,14 @@ document.addEventListener("input", function (event) {
     } catch (e) { /* private mode: the phone may signal twice, no harm */ }
   }
 
-  // Browsers allow sound only after a tap; open the audio on the first one.
+  // Browsers allow sound only after a tap; open the audio on the first one at a table with
+  // a countdown (the only thing that beeps): opening it costs a slowed phone some 90 ms of
+  // its first tap, not spent where there is nothing to hear.
   document.addEventListener("click", function () {
     var Context = window.AudioContext || window.webkitAudioContext;
-    if (!audio && Context) { try { audio = new Context(); } catch (e) { audio = null; } }
+    if (!audio && Context && document.querySelector("#view [data-countdown]")) {
+      try { audio = new Context(); } catch (e) { audio = null; }
+    }
     if (audio && audio.state === "suspended") audio.resume();
   }, true);
 
@@ -373,6 +377,45 @@ document.addEventListener("input", function (event) {
       return node.nodeType === 3 && node.data.trim();
     });
   }
+  // A part that changed keeps its elements where its new text has the same ones (the same
+  // tags, in the same order), and only the attributes and words that differ are written;
+  // below the first element whose children differ in kind, and at fields, idiomorph takes
+  // over (it keeps what was typed and matches moved elements). Each element whose attributes
+  // changed is given to htmx to process again.
+  var FIELD = /^(INPUT|SELECT|TEXTAREA|OPTION)$/;
+  function sameShape(a, b) {
+    if (a.childNodes.length !== b.childNodes.length) return false;
+    for (var n = a.firstChild, m = b.firstChild; n; n = n.nextSibling, m = m.nextSibling) {
+      if (n.nodeType !== m.nodeType || (n.nodeType === 1 && n.tagName !== m.tagName)) return false;
+    }
+    return true;
+  }
+  function syncAttributes(a, b) {
+    var allow = window.Idiomorph.defaults.callbacks.beforeAttributeUpdated, touched = false;
+    Array.prototype.forEach.call(b.attributes, function (at) {
+      if (a.getAttribute(at.name) === at.value || allow(at.name, a, "update") === false) return;
+      a.setAttribute(at.name, at.value);
+      touched = true;
+    });
+    Array.prototype.slice.call(a.attributes).forEach(function (at) {
+      if (b.hasAttribute(at.name) || allow(at.name, a, "remove") === false) return;
+      a.removeAttribute(at.name);
+      touched = true;
+    });
+    return touched;
+  }
+  function patch(a, b, changed) {
+    if (a.isEqualNode(b)) return;
+    if (FIELD.test(a.tagName) || a.id !== b.id || !sameShape(a, b)) {
+      changed.push.apply(changed, window.Idiomorph.morph(a, b, { morphStyle: "outerHTML" }));
+      return;
+    }
+    if (syncAttributes(a, b)) changed.push(a);
+    for (var n = a.firstChild, m = b.firstChild; n; n = n.nextSibling, m = m.nextSibling) {
+      if (n.nodeType === 1) patch(n, m, changed);
+      else if (n.nodeType === 3 && n.data !== m.data) n.data = m.data;
+    }
+  }
   window.htmx.defineExtension("view-parts", {
     handleSwap: function (style, target, fragment) {
       if (style !== "morph:innerHTML" || target.id !== "view") return false;
@@ -398,10 +441,7 @@ document.addEventListener("input", function (event) {
         live.insertBefore(kept, at || null);
       });
       var changed = [];
-      for (var j = 0; j < old.length; j++) {
-        if (old[j].isEqualNode(fresh[j])) continue;
-        changed.push.apply(changed, window.Idiomorph.morph(old[j], fresh[j], { morphStyle: "outerHTML" }));
-      }
+      for (var j = 0; j < old.length; j++) patch(old[j], fresh[j], changed);
       return changed;
     }
   });

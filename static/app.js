@@ -372,6 +372,9 @@ document.addEventListener("input", function (event) {
   function parts(view) {
     return Array.prototype.filter.call(view.children, function (el) { return !el.hasAttribute("hx-preserve"); });
   }
+  function key(el) {
+    return el.tagName + "#" + el.id + "|" + (el.getAttribute("aria-label") || "") + "|" + (el.classList[0] || "");
+  }
   function loose(view) {  // text at the view's top, which parts would not carry
     return Array.prototype.some.call(view.childNodes, function (node) {
       return node.nodeType === 3 && node.data.trim();
@@ -423,8 +426,15 @@ document.addEventListener("input", function (event) {
       if (!live || !next || target.children.length !== 1 || fragment.children.length !== 1
           || live.tagName !== next.tagName || loose(live) || loose(next)) return false;
       var old = parts(live), fresh = parts(next);
-      if (old.length !== fresh.length) return false;
-      for (var i = 0; i < old.length; i++) if (old[i].tagName !== fresh[i].tagName) return false;
+      // The parts are lined up from both ends; between the two, parts came or went (a notice,
+      // the events card): those are taken out and put in as they are, unless as many came as
+      // went, of the same kinds (then each is patched).
+      var first = 0, endOld = old.length, endNew = fresh.length;
+      while (first < endOld && first < endNew && key(old[first]) === key(fresh[first])) first++;
+      while (endOld > first && endNew > first && key(old[endOld - 1]) === key(fresh[endNew - 1])) { endOld--; endNew--; }
+      var pairs = endOld - first === endNew - first;
+      for (var i = first; pairs && i < endOld; i++) pairs = old[i].tagName === fresh[i].tagName;
+      if (!pairs && endOld - first + endNew - first > 4) return false;  // another shape of view
       // The view's own attributes (its version, its seats, time up).
       Array.prototype.forEach.call(next.attributes, function (a) {
         if (live.getAttribute(a.name) !== a.value) live.setAttribute(a.name, a.value);
@@ -432,16 +442,27 @@ document.addEventListener("input", function (event) {
       Array.prototype.slice.call(live.attributes).forEach(function (a) {
         if (!next.hasAttribute(a.name)) live.removeAttribute(a.name);
       });
+      var changed = [], now = [];  // now: the live part in the place of each new one
+      for (var j = 0; j < fresh.length; j++) {
+        if (j < first || pairs && j < endNew) { patch(old[j], fresh[j], changed); now.push(old[j]); }
+        else if (j >= endNew) { patch(old[j - endNew + endOld], fresh[j], changed); now.push(old[j - endNew + endOld]); }
+        else now.push(fresh[j]);
+      }
+      if (!pairs) {
+        for (var k = first; k < endOld; k++) old[k].remove();
+        for (var n = first; n < endNew; n++) {
+          live.insertBefore(fresh[n], old[endOld] || null);
+          window.Idiomorph.defaults.callbacks.afterNodeAdded(fresh[n]);
+          changed.push(fresh[n]);
+        }
+      }
       // A kept element (hx-preserve) is put where the new view has it: htmx then puts the
       // one it kept in its place.
       Array.prototype.forEach.call(next.querySelectorAll(":scope > [hx-preserve]"), function (kept) {
         var after = kept.nextElementSibling;
         while (after && after.hasAttribute("hx-preserve")) after = after.nextElementSibling;
-        var at = after ? old[fresh.indexOf(after)] : null;
-        live.insertBefore(kept, at || null);
+        live.insertBefore(kept, after ? now[fresh.indexOf(after)] : null);
       });
-      var changed = [];
-      for (var j = 0; j < old.length; j++) patch(old[j], fresh[j], changed);
       return changed;
     }
   });

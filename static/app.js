@@ -362,103 +362,90 @@ document.addEventListener("input", function (event) {
 })();
 
 // A new view is morphed part by part. Each part at the view's top (the main card, the
-// numbers, each panel, the bottom bar) that comes back as it is on screen is left alone: a
-// move changes a few of them, and a morph of the whole view, htmx's processing of it and its
-// style work cost a slowed phone hundreds of milliseconds a tap. A view whose parts are not
-// the same ones (another shape, a first view) is morphed whole, as before.
+// numbers, each panel, the bottom bar) that comes back as it is on screen is left alone, and
+// a part that changed keeps its elements where its new text has the same ones (same tags in
+// the same order): only the attributes and words that differ are written. Below the first
+// element whose children differ in kind, and at fields, idiomorph takes over (it keeps what
+// was typed and matches moved elements). A morph of the whole view, htmx's processing of it
+// and its style work cost a slowed phone hundreds of milliseconds a tap; a move changes a
+// few numbers. A view of another shape (a first view, another phase) is morphed whole.
 (function () {
   "use strict";
-  if (!window.htmx || !window.Idiomorph) return;
-  function parts(view) {
-    return Array.prototype.filter.call(view.children, function (el) { return !el.hasAttribute("hx-preserve"); });
-  }
-  function key(el) {
-    return el.tagName + "#" + el.id + "|" + (el.getAttribute("aria-label") || "") + "|" + (el.classList[0] || "");
-  }
-  function loose(view) {  // text at the view's top, which parts would not carry
-    return Array.prototype.some.call(view.childNodes, function (node) {
-      return node.nodeType === 3 && node.data.trim();
-    });
-  }
-  // A part that changed keeps its elements where its new text has the same ones (the same
-  // tags, in the same order), and only the attributes and words that differ are written;
-  // below the first element whose children differ in kind, and at fields, idiomorph takes
-  // over (it keeps what was typed and matches moved elements). Each element whose attributes
-  // changed is given to htmx to process again.
+  var M = window.Idiomorph;
+  if (!window.htmx || !M) return;
   var FIELD = /^(INPUT|SELECT|TEXTAREA|OPTION)$/;
-  function sameShape(a, b) {
+  function list(x) { return Array.prototype.slice.call(x); }
+  function parts(view) {
+    return list(view.children).filter(function (el) { return !el.hasAttribute("hx-preserve"); });
+  }
+  function key(el) { return el.tagName + el.id + "|" + el.getAttribute("aria-label") + "|" + el.classList[0]; }
+  // Same child nodes, of the same kinds and tags; no words loose between a view's parts.
+  function same(a, b, view) {
     if (a.childNodes.length !== b.childNodes.length) return false;
     for (var n = a.firstChild, m = b.firstChild; n; n = n.nextSibling, m = m.nextSibling) {
-      if (n.nodeType !== m.nodeType || (n.nodeType === 1 && n.tagName !== m.tagName)) return false;
+      if (n.nodeType !== m.nodeType || n.tagName !== m.tagName || view && n.nodeType === 3 && n.data.trim()) return false;
     }
     return true;
   }
-  function syncAttributes(a, b) {
-    var allow = window.Idiomorph.defaults.callbacks.beforeAttributeUpdated, touched = false;
-    Array.prototype.forEach.call(b.attributes, function (at) {
-      if (a.getAttribute(at.name) === at.value || allow(at.name, a, "update") === false) return;
-      a.setAttribute(at.name, at.value);
-      touched = true;
+  // Attributes as the new element has them, as far as app.js's morph rules allow (an open
+  // panel, what was typed); true when one was written (htmx then processes the element).
+  function attributes(a, b) {
+    var allow = M.defaults.callbacks.beforeAttributeUpdated, wrote = false;
+    list(b.attributes).concat(list(a.attributes)).forEach(function (at) {
+      var value = b.getAttribute(at.name);
+      if (a.getAttribute(at.name) === value || allow(at.name, a, value === null ? "remove" : "update") === false) return;
+      if (value === null) a.removeAttribute(at.name);
+      else a.setAttribute(at.name, value);
+      wrote = true;
     });
-    Array.prototype.slice.call(a.attributes).forEach(function (at) {
-      if (b.hasAttribute(at.name) || allow(at.name, a, "remove") === false) return;
-      a.removeAttribute(at.name);
-      touched = true;
-    });
-    return touched;
+    return wrote;
   }
   function patch(a, b, changed) {
     if (a.isEqualNode(b)) return;
-    if (FIELD.test(a.tagName) || a.id !== b.id || !sameShape(a, b)) {
-      changed.push.apply(changed, window.Idiomorph.morph(a, b, { morphStyle: "outerHTML" }));
+    if (FIELD.test(a.tagName) || a.id !== b.id || !same(a, b)) {
+      changed.push.apply(changed, M.morph(a, b, { morphStyle: "outerHTML" }));
       return;
     }
-    if (syncAttributes(a, b)) changed.push(a);
+    if (attributes(a, b)) changed.push(a);
     for (var n = a.firstChild, m = b.firstChild; n; n = n.nextSibling, m = m.nextSibling) {
       if (n.nodeType === 1) patch(n, m, changed);
-      else if (n.nodeType === 3 && n.data !== m.data) n.data = m.data;
+      else if (n.data !== m.data) n.data = m.data;
     }
   }
   window.htmx.defineExtension("view-parts", {
     handleSwap: function (style, target, fragment) {
-      if (style !== "morph:innerHTML" || target.id !== "view") return false;
       var live = target.firstElementChild, next = fragment.firstElementChild;
-      if (!live || !next || target.children.length !== 1 || fragment.children.length !== 1
-          || live.tagName !== next.tagName || loose(live) || loose(next)) return false;
+      if (style !== "morph:innerHTML" || target.id !== "view" || !live || !next || target.children.length > 1
+          || fragment.children.length > 1 || !same(live, live, 1) || !same(next, next, 1)) return false;
       var old = parts(live), fresh = parts(next);
-      // The parts are lined up from both ends; between the two, parts came or went (a notice,
-      // the events card): those are taken out and put in as they are, unless as many came as
-      // went, of the same kinds (then each is patched).
+      // The parts are lined up from both ends; between the two, parts came or went (a
+      // notice, the events card): those are taken out and put in as they are, unless as many
+      // came as went, of the same kinds (then each is patched).
       var first = 0, endOld = old.length, endNew = fresh.length;
       while (first < endOld && first < endNew && key(old[first]) === key(fresh[first])) first++;
       while (endOld > first && endNew > first && key(old[endOld - 1]) === key(fresh[endNew - 1])) { endOld--; endNew--; }
-      var pairs = endOld - first === endNew - first;
+      var pairs = endOld === endNew;
       for (var i = first; pairs && i < endOld; i++) pairs = old[i].tagName === fresh[i].tagName;
-      if (!pairs && endOld - first + endNew - first > 4) return false;  // another shape of view
-      // The view's own attributes (its version, its seats, time up).
-      Array.prototype.forEach.call(next.attributes, function (a) {
-        if (live.getAttribute(a.name) !== a.value) live.setAttribute(a.name, a.value);
+      if (live.tagName !== next.tagName || !pairs && endOld + endNew - 2 * first > 4) return false;
+      attributes(live, next);  // the view's version, its seats, time up
+      var changed = [], now = [];  // now: the part on screen in the place of each new one
+      fresh.forEach(function (part, j) {
+        var at = j < first || pairs ? j : j >= endNew ? j - endNew + endOld : -1;
+        if (at < 0) return now.push(part);
+        patch(old[at], part, changed);
+        now.push(old[at]);
       });
-      Array.prototype.slice.call(live.attributes).forEach(function (a) {
-        if (!next.hasAttribute(a.name)) live.removeAttribute(a.name);
-      });
-      var changed = [], now = [];  // now: the live part in the place of each new one
-      for (var j = 0; j < fresh.length; j++) {
-        if (j < first || pairs && j < endNew) { patch(old[j], fresh[j], changed); now.push(old[j]); }
-        else if (j >= endNew) { patch(old[j - endNew + endOld], fresh[j], changed); now.push(old[j - endNew + endOld]); }
-        else now.push(fresh[j]);
-      }
       if (!pairs) {
-        for (var k = first; k < endOld; k++) old[k].remove();
-        for (var n = first; n < endNew; n++) {
-          live.insertBefore(fresh[n], old[endOld] || null);
-          window.Idiomorph.defaults.callbacks.afterNodeAdded(fresh[n]);
-          changed.push(fresh[n]);
-        }
+        old.slice(first, endOld).forEach(function (part) { part.remove(); });
+        fresh.slice(first, endNew).forEach(function (part) {
+          live.insertBefore(part, old[endOld] || null);
+          M.defaults.callbacks.afterNodeAdded(part);
+          changed.push(part);
+        });
       }
       // A kept element (hx-preserve) is put where the new view has it: htmx then puts the
       // one it kept in its place.
-      Array.prototype.forEach.call(next.querySelectorAll(":scope > [hx-preserve]"), function (kept) {
+      list(next.querySelectorAll(":scope > [hx-preserve]")).forEach(function (kept) {
         var after = kept.nextElementSibling;
         while (after && after.hasAttribute("hx-preserve")) after = after.nextElementSibling;
         live.insertBefore(kept, after ? now[fresh.indexOf(after)] : null);

@@ -375,17 +375,34 @@ document.addEventListener("input", function (event) {
   if (!window.htmx || !M) return;
   var FIELD = /^(INPUT|SELECT|TEXTAREA|OPTION)$/;
   function list(x) { return Array.prototype.slice.call(x); }
-  function parts(view) {
-    return list(view.children).filter(function (el) { return !el.hasAttribute("hx-preserve"); });
-  }
+  function kept(node) { return node.nodeType === 1 && node.hasAttribute("hx-preserve"); }
+  function parts(view) { return list(view.children).filter(function (el) { return !kept(el); }); }
   function key(el) { return el.tagName + el.id + "|" + el.getAttribute("aria-label") + "|" + el.classList[0]; }
-  // Same child nodes, of the same kinds and tags; no words loose between a view's parts.
-  function same(a, b, view) {
-    if (a.childNodes.length !== b.childNodes.length) return false;
-    for (var n = a.firstChild, m = b.firstChild; n; n = n.nextSibling, m = m.nextSibling) {
+  // The same child nodes as `kids` (the new ones, kept elements left out), of the same kinds
+  // and tags; no words loose between a view's parts.
+  function same(a, kids, view) {
+    var n = a.firstChild, i = 0;
+    for (; n && i < kids.length; n = n.nextSibling, i++) {
+      var m = kids[i];
       if (n.nodeType !== m.nodeType || n.tagName !== m.tagName || view && n.nodeType === 3 && n.data.trim()) return false;
     }
-    return true;
+    return !n && i === kids.length;
+  }
+  // An element kept across swaps (hx-preserve: what was typed in it stays) waits outside the
+  // page while htmx swaps; it is moved back into its place at once (moveBefore keeps its
+  // focus), the new one's place given by the part on screen that follows it (`next`).
+  function putBack(parent, element, next) {
+    var waiting = document.getElementById(element.id);
+    if (!waiting || waiting.parentNode.id !== "--htmx-preserve-pantry--") waiting = element;
+    (parent.moveBefore || parent.insertBefore).call(parent, waiting, next);
+  }
+  function putBackAll(parent, fresh, kids, now) {
+    list(fresh.children).filter(kept).forEach(function (element) {
+      var after = element.nextSibling;
+      while (after && kids.indexOf(after) < 0) after = after.nextSibling;
+      var next = after && now[kids.indexOf(after)];
+      putBack(parent, element, next && next.parentNode === parent ? next : null);
+    });
   }
   // Attributes as the new element has them, as far as app.js's morph rules allow (an open
   // panel, what was typed); true when one was written (htmx then processes the element).
@@ -402,54 +419,56 @@ document.addEventListener("input", function (event) {
   }
   function patch(a, b, changed) {
     if (a.isEqualNode(b)) return;
-    if (FIELD.test(a.tagName) || a.id !== b.id || !same(a, b)) {
+    var kids = list(b.childNodes).filter(function (n) { return !kept(n); }), now = list(a.childNodes);
+    if (FIELD.test(a.tagName) || a.id !== b.id || !same(a, kids)) {
       changed.push.apply(changed, M.morph(a, b, { morphStyle: "outerHTML" }));
       return;
     }
     if (attributes(a, b)) changed.push(a);
-    for (var n = a.firstChild, m = b.firstChild; n; n = n.nextSibling, m = m.nextSibling) {
+    kids.forEach(function (m, i) {
+      var n = now[i];
       if (n.nodeType === 1) patch(n, m, changed);
       else if (n.data !== m.data) n.data = m.data;
-    }
+    });
+    putBackAll(a, b, kids, now);
   }
   window.htmx.defineExtension("view-parts", {
     handleSwap: function (style, target, fragment) {
       var live = target.firstElementChild, next = fragment.firstElementChild;
       if (style !== "morph:innerHTML" || target.id !== "view" || !live || !next || target.children.length > 1
-          || fragment.children.length > 1 || !same(live, live, 1) || !same(next, next, 1)) return false;
+          || fragment.children.length > 1 || !same(live, list(live.childNodes), 1) || !same(next, list(next.childNodes), 1)) return false;
       var old = parts(live), fresh = parts(next);
       // The parts are lined up from both ends; between the two, parts came or went (a
-      // notice, the events card): those are taken out and put in as they are, unless as many
-      // came as went, of the same kinds (then each is patched).
+      // notice, the events card). There each new part takes the first old one left of its
+      // kind (tag, id, name), moved into its place if need be (moveBefore keeps focus), and
+      // the old ones left over go.
       var first = 0, endOld = old.length, endNew = fresh.length;
       while (first < endOld && first < endNew && key(old[first]) === key(fresh[first])) first++;
       while (endOld > first && endNew > first && key(old[endOld - 1]) === key(fresh[endNew - 1])) { endOld--; endNew--; }
-      var pairs = endOld === endNew;
-      for (var i = first; pairs && i < endOld; i++) pairs = old[i].tagName === fresh[i].tagName;
-      if (live.tagName !== next.tagName || !pairs && endOld + endNew - 2 * first > 4) return false;
+      if (live.tagName !== next.tagName || endOld + endNew - 2 * first > 8) return false;  // another shape of view
       attributes(live, next);  // the view's version, its seats, time up
-      var changed = [], now = [];  // now: the part on screen in the place of each new one
+      var changed = [], now = [], left = old.slice(first, endOld), at = old[first] || null;
       fresh.forEach(function (part, j) {
-        var at = j < first || pairs ? j : j >= endNew ? j - endNew + endOld : -1;
-        if (at < 0) return now.push(part);
-        patch(old[at], part, changed);
-        now.push(old[at]);
+        var was = j < first ? old[j] : j >= endNew ? old[j - endNew + endOld] : null;
+        if (!was) {
+          was = left.filter(function (el) { return key(el) === key(part); })[0]
+            || left.filter(function (el) { return el.tagName === part.tagName && el.id === part.id; })[0];
+          if (was) {
+            left.splice(left.indexOf(was), 1);
+            if (was !== at) (live.moveBefore || live.insertBefore).call(live, was, at);
+            else at = at.nextElementSibling;
+          } else {
+            live.insertBefore(part, at);
+            M.defaults.callbacks.afterNodeAdded(part);
+            changed.push(part);
+            return now.push(part);
+          }
+        }
+        patch(was, part, changed);
+        now.push(was);
       });
-      if (!pairs) {
-        old.slice(first, endOld).forEach(function (part) { part.remove(); });
-        fresh.slice(first, endNew).forEach(function (part) {
-          live.insertBefore(part, old[endOld] || null);
-          M.defaults.callbacks.afterNodeAdded(part);
-          changed.push(part);
-        });
-      }
-      // A kept element (hx-preserve) is put where the new view has it: htmx then puts the
-      // one it kept in its place.
-      list(next.querySelectorAll(":scope > [hx-preserve]")).forEach(function (kept) {
-        var after = kept.nextElementSibling;
-        while (after && after.hasAttribute("hx-preserve")) after = after.nextElementSibling;
-        live.insertBefore(kept, after ? now[fresh.indexOf(after)] : null);
-      });
+      left.forEach(function (el) { el.remove(); });
+      putBackAll(live, next, fresh, now);
       return changed;
     }
   });

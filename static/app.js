@@ -417,8 +417,20 @@ document.addEventListener("input", function (event) {
     });
     return wrote;
   }
+  // A field showing other than its default (typed, chosen, or left so by a refused answer):
+  // its element is the same text, but idiomorph must see it (to empty it once sent).
+  function edited(el) {
+    return [el].concat(list(el.querySelectorAll("input, select, textarea"))).some(function (f) {
+      if (f.tagName === "SELECT") {
+        var first = list(f.options).filter(function (o) { return o.defaultSelected; })[0];
+        return f.selectedIndex !== (first ? first.index : f.multiple ? -1 : 0);
+      }
+      if (f.type === "checkbox" || f.type === "radio") return f.checked !== f.defaultChecked;
+      return FIELD.test(f.tagName) && f.value !== f.defaultValue;
+    });
+  }
   function patch(a, b, changed) {
-    if (a.isEqualNode(b)) return;
+    if (a.isEqualNode(b) && !edited(a)) return;
     var kids = list(b.childNodes).filter(function (n) { return !kept(n); }), now = list(a.childNodes);
     if (FIELD.test(a.tagName) || a.id !== b.id || !same(a, kids)) {
       changed.push.apply(changed, M.morph(a, b, { morphStyle: "outerHTML" }));

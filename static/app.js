@@ -370,30 +370,27 @@ document.addEventListener("input", function (event) {
 // and its style work cost a slowed phone hundreds of milliseconds a tap; a move changes a
 // few numbers. A view of another shape (a first view, another phase) is morphed whole.
 (function () {
-  "use strict";
   var M = window.Idiomorph;
   if (!window.htmx || !M) return;
-  var FIELD = /^(INPUT|SELECT|TEXTAREA|OPTION)$/;
+  var FIELD = /^(INPUT|SELECT|TEXTAREA)$/;
   function list(x) { return Array.prototype.slice.call(x); }
   function kept(node) { return node.nodeType === 1 && node.hasAttribute("hx-preserve"); }
   function parts(view) { return list(view.children).filter(function (el) { return !kept(el); }); }
-  function key(el) { return el.tagName + el.id + "|" + el.getAttribute("aria-label") + "|" + el.classList[0]; }
+  function key(el) { return el.tagName + el.id + "|" + el.classList[0]; }
   // The same child nodes as `kids` (the new ones, kept elements left out), of the same kinds
-  // and tags; no words loose between a view's parts.
-  function same(a, kids, view) {
-    var n = a.firstChild, i = 0;
-    for (; n && i < kids.length; n = n.nextSibling, i++) {
-      var m = kids[i];
-      if (n.nodeType !== m.nodeType || n.tagName !== m.tagName || view && n.nodeType === 3 && n.data.trim()) return false;
-    }
-    return !n && i === kids.length;
+  // and tags. (Between a view's parts there are only blanks: the templates put no words there.)
+  function same(a, kids) {
+    var now = a.childNodes;
+    return now.length === kids.length && kids.every(function (m, i) {
+      return now[i].nodeType === m.nodeType && now[i].tagName === m.tagName;
+    });
   }
   // An element kept across swaps (hx-preserve: what was typed in it stays) waits outside the
   // page while htmx swaps; it is moved back into its place at once (moveBefore keeps its
   // focus), the new one's place given by the part on screen that follows it (`next`).
   function putBack(parent, element, next) {
     var waiting = document.getElementById(element.id);
-    if (!waiting || waiting.parentNode.id !== "--htmx-preserve-pantry--") waiting = element;
+    if (!waiting || document.body.contains(waiting)) waiting = element;  // not in htmx's pantry
     (parent.moveBefore || parent.insertBefore).call(parent, waiting, next);
   }
   function putBackAll(parent, fresh, kids, now) {
@@ -420,17 +417,12 @@ document.addEventListener("input", function (event) {
   // A field showing other than its default (typed, chosen, or left so by a refused answer):
   // its element is the same text, but idiomorph must see it (to empty it once sent).
   function edited(el) {
-    return [el].concat(list(el.querySelectorAll("input, select, textarea"))).some(function (f) {
-      if (f.tagName === "SELECT") {
-        var first = list(f.options).filter(function (o) { return o.defaultSelected; })[0];
-        return f.selectedIndex !== (first ? first.index : f.multiple ? -1 : 0);
-      }
-      if (f.type === "checkbox" || f.type === "radio") return f.checked !== f.defaultChecked;
-      return FIELD.test(f.tagName) && f.value !== f.defaultValue;
+    return list(el.querySelectorAll("input, textarea, option")).some(function (f) {
+      return f.tagName === "OPTION" ? f.selected !== f.defaultSelected : f.checked !== f.defaultChecked || f.value !== f.defaultValue;
     });
   }
   function patch(a, b, changed) {
-    if (a.isEqualNode(b) && !edited(a)) return;
+    if (!FIELD.test(a.tagName) && a.isEqualNode(b) && !edited(a)) return;
     var kids = list(b.childNodes).filter(function (n) { return !kept(n); }), now = list(a.childNodes);
     if (FIELD.test(a.tagName) || a.id !== b.id || !same(a, kids)) {
       changed.push.apply(changed, M.morph(a, b, { morphStyle: "outerHTML" }));
@@ -448,11 +440,11 @@ document.addEventListener("input", function (event) {
     handleSwap: function (style, target, fragment) {
       var live = target.firstElementChild, next = fragment.firstElementChild;
       if (style !== "morph:innerHTML" || target.id !== "view" || !live || !next || target.children.length > 1
-          || fragment.children.length > 1 || !same(live, list(live.childNodes), 1) || !same(next, list(next.childNodes), 1)) return false;
+          || fragment.children.length > 1) return false;
       var old = parts(live), fresh = parts(next);
       // The parts are lined up from both ends; between the two, parts came or went (a
       // notice, the events card). There each new part takes the first old one left of its
-      // kind (tag, id, name), moved into its place if need be (moveBefore keeps focus), and
+      // kind (tag, id, first class), moved into its place if need be (moveBefore keeps focus), and
       // the old ones left over go.
       var first = 0, endOld = old.length, endNew = fresh.length;
       while (first < endOld && first < endNew && key(old[first]) === key(fresh[first])) first++;
@@ -463,8 +455,7 @@ document.addEventListener("input", function (event) {
       fresh.forEach(function (part, j) {
         var was = j < first ? old[j] : j >= endNew ? old[j - endNew + endOld] : null;
         if (!was) {
-          was = left.filter(function (el) { return key(el) === key(part); })[0]
-            || left.filter(function (el) { return el.tagName === part.tagName && el.id === part.id; })[0];
+          was = left.filter(function (el) { return key(el) === key(part); })[0];
           if (was) {
             left.splice(left.indexOf(was), 1);
             if (was !== at) (live.moveBefore || live.insertBefore).call(live, was, at);

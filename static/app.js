@@ -102,10 +102,14 @@ document.addEventListener("input", function (event) {
     } catch (e) { /* private mode: the phone may signal twice, no harm */ }
   }
 
-  // Browsers allow sound only after a tap; open the audio on the first one.
+  // Browsers allow sound only after a tap; open the audio on the first one at a table with
+  // a countdown (the only thing that beeps): opening it costs a slowed phone some 90 ms of
+  // its first tap, not spent where there is nothing to hear.
   document.addEventListener("click", function () {
     var Context = window.AudioContext || window.webkitAudioContext;
-    if (!audio && Context) { try { audio = new Context(); } catch (e) { audio = null; } }
+    if (!audio && Context && document.querySelector("#view [data-countdown]")) {
+      try { audio = new Context(); } catch (e) { audio = null; }
+    }
     if (audio && audio.state === "suspended") audio.resume();
   }, true);
 
@@ -353,6 +357,122 @@ document.addEventListener("input", function (event) {
     if (more && more.open && !more.contains(event.target)) {
       more.open = false;
       more.forestToggled = true;
+    }
+  });
+})();
+
+// A new view is morphed part by part. Each part at the view's top (the main card, the
+// numbers, each panel, the bottom bar) that comes back as it is on screen is left alone, and
+// a part that changed keeps its elements where its new text has the same ones (same tags in
+// the same order): only the attributes and words that differ are written. Below the first
+// element whose children differ in kind, and at fields, idiomorph takes over (it keeps what
+// was typed and matches moved elements). A morph of the whole view, htmx's processing of it
+// and its style work cost a slowed phone hundreds of milliseconds a tap; a move changes a
+// few numbers. A view of another shape (a first view, another phase) is morphed whole.
+(function () {
+  var M = window.Idiomorph;
+  if (!window.htmx || !M) return;
+  var FIELD = /^(INPUT|SELECT|TEXTAREA)$/;
+  function list(x) { return Array.prototype.slice.call(x); }
+  function kept(node) { return node.nodeType === 1 && node.hasAttribute("hx-preserve"); }
+  function parts(view) { return list(view.children).filter(function (el) { return !kept(el); }); }
+  function key(el) { return el.tagName + el.id + "|" + el.classList[0]; }
+  // The same child nodes as `kids` (the new ones, kept elements left out), of the same kinds
+  // and tags. (Between a view's parts there are only blanks: the templates put no words there.)
+  function same(a, kids) {
+    var now = a.childNodes;
+    return now.length === kids.length && kids.every(function (m, i) {
+      return now[i].nodeType === m.nodeType && now[i].tagName === m.tagName;
+    });
+  }
+  // An element kept across swaps (hx-preserve: what was typed in it stays) waits outside the
+  // page while htmx swaps; it is moved back into its place at once (moveBefore keeps its
+  // focus), the new one's place given by the part on screen that follows it (`next`).
+  function putBack(parent, element, next) {
+    var waiting = document.getElementById(element.id);
+    if (!waiting || document.body.contains(waiting)) waiting = element;  // not in htmx's pantry
+    (parent.moveBefore || parent.insertBefore).call(parent, waiting, next);
+  }
+  function putBackAll(parent, fresh, kids, now) {
+    list(fresh.children).filter(kept).forEach(function (element) {
+      var after = element.nextSibling;
+      while (after && kids.indexOf(after) < 0) after = after.nextSibling;
+      var next = after && now[kids.indexOf(after)];
+      putBack(parent, element, next && next.parentNode === parent ? next : null);
+    });
+  }
+  // Attributes as the new element has them, as far as app.js's morph rules allow (an open
+  // panel, what was typed); true when one was written (htmx then processes the element).
+  function attributes(a, b) {
+    var allow = M.defaults.callbacks.beforeAttributeUpdated, wrote = false;
+    list(b.attributes).concat(list(a.attributes)).forEach(function (at) {
+      var value = b.getAttribute(at.name);
+      if (a.getAttribute(at.name) === value || allow(at.name, a, value === null ? "remove" : "update") === false) return;
+      if (value === null) a.removeAttribute(at.name);
+      else a.setAttribute(at.name, value);
+      wrote = true;
+    });
+    return wrote;
+  }
+  // A field showing other than its default (typed, chosen, or left so by a refused answer):
+  // its element is the same text, but idiomorph must see it (to empty it once sent).
+  function edited(el) {
+    return list(el.querySelectorAll("input, textarea, option")).some(function (f) {
+      return f.tagName === "OPTION" ? f.selected !== f.defaultSelected : f.checked !== f.defaultChecked || f.value !== f.defaultValue;
+    });
+  }
+  function patch(a, b, changed) {
+    if (!FIELD.test(a.tagName) && a.isEqualNode(b) && !edited(a)) return;
+    var kids = list(b.childNodes).filter(function (n) { return !kept(n); }), now = list(a.childNodes);
+    if (FIELD.test(a.tagName) || a.id !== b.id || !same(a, kids)) {
+      changed.push.apply(changed, M.morph(a, b, { morphStyle: "outerHTML" }));
+      return;
+    }
+    if (attributes(a, b)) changed.push(a);
+    kids.forEach(function (m, i) {
+      var n = now[i];
+      if (n.nodeType === 1) patch(n, m, changed);
+      else if (n.data !== m.data) n.data = m.data;
+    });
+    putBackAll(a, b, kids, now);
+  }
+  window.htmx.defineExtension("view-parts", {
+    handleSwap: function (style, target, fragment) {
+      var live = target.firstElementChild, next = fragment.firstElementChild;
+      if (style !== "morph:innerHTML" || target.id !== "view" || !live || !next || target.children.length > 1
+          || fragment.children.length > 1) return false;
+      var old = parts(live), fresh = parts(next);
+      // The parts are lined up from both ends; between the two, parts came or went (a
+      // notice, the events card). There each new part takes the first old one left of its
+      // kind (tag, id, first class), moved into its place if need be (moveBefore keeps focus), and
+      // the old ones left over go.
+      var first = 0, endOld = old.length, endNew = fresh.length;
+      while (first < endOld && first < endNew && key(old[first]) === key(fresh[first])) first++;
+      while (endOld > first && endNew > first && key(old[endOld - 1]) === key(fresh[endNew - 1])) { endOld--; endNew--; }
+      if (live.tagName !== next.tagName || endOld + endNew - 2 * first > 8) return false;  // another shape of view
+      attributes(live, next);  // the view's version, its seats, time up
+      var changed = [], now = [], left = old.slice(first, endOld), at = old[first] || null;
+      fresh.forEach(function (part, j) {
+        var was = j < first ? old[j] : j >= endNew ? old[j - endNew + endOld] : null;
+        if (!was) {
+          was = left.filter(function (el) { return key(el) === key(part); })[0];
+          if (was) {
+            left.splice(left.indexOf(was), 1);
+            if (was !== at) (live.moveBefore || live.insertBefore).call(live, was, at);
+            else at = at.nextElementSibling;
+          } else {
+            live.insertBefore(part, at);
+            M.defaults.callbacks.afterNodeAdded(part);
+            changed.push(part);
+            return now.push(part);
+          }
+        }
+        patch(was, part, changed);
+        now.push(was);
+      });
+      left.forEach(function (el) { el.remove(); });
+      putBackAll(live, next, fresh, now);
+      return changed;
     }
   });
 })();

@@ -12,6 +12,8 @@ from __future__ import annotations
 import struct
 import zlib
 
+import brotli
+from flask import Response
 from flask_compress import Compress
 
 GZIP_HEADER = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"  # deflate, no name, no time, unknown OS
@@ -94,6 +96,23 @@ def gzip_body(chunk) -> bytes:
     block, crc, size = _gzip_block(chunk, 0, 0)
     return (GZIP_HEADER + block + b"\x01\x00\x00\xff\xff"
             + struct.pack("<II", crc, size & 0xFFFFFFFF))
+
+
+# A whole table page is a phone's first sight of a table (once, not at every move), and most
+# of its first load: it gets brotli's best, 12 % smaller than at 5 (Explorers' 41.5 KB page
+# 3.9 KB against 4.4 KB) for some 45 ms of CPU instead of under 1 (quality 10: 4.0 KB, 11 ms).
+PAGE_BR_QUALITY = 11
+
+
+def whole_page(html: str, request) -> Response:
+    """A page's answer, compressed here with brotli at `PAGE_BR_QUALITY` when the phone takes
+    it (Flask-Compress leaves an answer with its coding alone), else by Flask-Compress."""
+    response = Response(html)
+    if request.accept_encodings["br"] > 0:
+        response.set_data(brotli.compress(response.get_data(), quality=PAGE_BR_QUALITY))
+        response.headers["Content-Encoding"] = "br"
+        response.vary.add("Accept-Encoding")
+    return response
 
 
 def takes_gzip_only(request) -> bool:

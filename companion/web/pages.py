@@ -135,7 +135,10 @@ def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose
         if notice:
             _toast(response, notice, notice_kind)
     else:
-        response = Response(render_template("table/page.html", **ctx))
+        # One line too: the first view pushed or answered after it then differs from it only
+        # where the table moved on (not in every blank between two tags), and morphs little.
+        response = compression.whole_page(shared_parts.one_line_kept(render_template("table/page.html", **ctx)),
+                                          request)
         ctx["shared_part"].share()
     response.headers["Vary"] = ", ".join(filter(None, ("HX-Request, Cookie", response.headers.get("Vary"))))
     response.headers["Cache-Control"] = "no-store"

@@ -11,6 +11,6 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
 
 if [ ! -f node_modules/htmx.org/dist/htmx.min.js ] || [ ! -f node_modules/htmx-ext-sse/dist/sse.min.js ] \
-   || [ ! -f node_modules/idiomorph/dist/idiomorph-ext.min.js ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+   || [ ! -f node_modules/idiomorph/dist/idiomorph-ext.min.js ] || [ ! -f node_modules/terser/bin/terser ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi

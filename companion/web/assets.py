@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import mimetypes
+import logging
 import os
+import shutil
+import subprocess
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -45,6 +48,11 @@ COMPRESSIBLE = ("text/", "application/javascript", "application/json", "applicat
 # phone's first table page is some 3.7 KB lighter gzipped (app.js alone 6.7 KB -> 4.2 KB).
 # Files named *.min.* (htmx and its extensions) come minified already.
 MINIFIERS = {".js": rjsmin.jsmin, ".css": rcssmin.cssmin}
+# The scripts go through terser (npm, installed with htmx) when Node.js is there: it also
+# shortens local names, and app.js is some 1.6 KB lighter brotli'd than with rjsmin alone,
+# which keeps a phone's first table page under 36 KB. Without Node.js, rjsmin serves.
+TERSER = ("terser", "bin/terser")
+log = logging.getLogger(__name__)
 TYPES = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml",
          ".webmanifest": "application/manifest+json"}
 
@@ -66,8 +74,24 @@ def _minified(path: str) -> bytes:
         raw = handle.read()
     extension = os.path.splitext(path)[1]
     if extension in MINIFIERS and ".min." not in os.path.basename(path):
-        raw = MINIFIERS[extension](raw)
+        raw = (extension == ".js" and _tersed(path)) or MINIFIERS[extension](raw)
     return raw
+
+
+def _tersed(path: str) -> bytes | None:
+    """The script compressed and its local names shortened by terser, or None without it."""
+    node = shutil.which("node")
+    terser = os.path.join(current_app.config["VENDOR_DIR"], *TERSER)
+    if node is None or not os.path.exists(terser):
+        log.warning("terser not found (node %s, %s): %s minified by rjsmin", node, terser, path)
+        return None
+    try:
+        done = subprocess.run([node, terser, path, "--compress", "--mangle"], capture_output=True,
+                              check=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as failure:
+        log.warning("terser failed on %s (%s): minified by rjsmin", path, failure)
+        return None
+    return done.stdout.rstrip(b"\n")
 
 
 def _mimetype(path: str) -> str:

@@ -146,13 +146,13 @@ def _bundle(name: str) -> Asset | None:
 def load_all(app) -> int:
     """Read, minify and compress every asset now (some half a second with zopfli), so that
     no phone's first page waits for it; return how many."""
-    with app.app_context():
+    with app.app_context():  # the scripts' minifier is found through the app's config
         paths = [_vendor_path(name) for name in VENDOR_FILES]
         bundles = sum(_bundle(name) is not None for name in BUNDLES)
-    folder = app.static_folder
-    paths += [os.path.join(folder, name) for name in sorted(os.listdir(folder))
-              if os.path.isfile(os.path.join(folder, name))]
-    return bundles + sum(_asset(path) is not None for path in paths)
+        folder = app.static_folder
+        paths += [os.path.join(folder, name) for name in sorted(os.listdir(folder))
+                  if os.path.isfile(os.path.join(folder, name))]
+        return bundles + sum(_asset(path) is not None for path in paths)
 
 
 def asset_url(kind: str, name: str) -> str:

@@ -39,6 +39,27 @@ FOCUS = f"""() => {{
   const el = document.activeElement;
   return el && el.matches('button, input, select, textarea, a, summary') ? ({LABEL})(el) : null;
 }}"""
+# Half-width main-card buttons (side by side in a row) whose words take more than three
+# lines at 390 px: a label broken up where a glance expects a word or two.
+TALL_LABELS = """() => {
+  const card = document.querySelector('#view [data-primary]');
+  if (!card) return [];
+  const half = card.getBoundingClientRect().width * 0.6;
+  return [...card.querySelectorAll('.btn')].filter(b => b.getClientRects().length && b.getBoundingClientRect().width < half).map(b => {
+    const boxes = [], walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      for (const r of range.getClientRects()) if (r.width > 1) boxes.push(r);
+    }
+    // A line is a run of boxes that overlap in height (an emoji's box is taller than text's).
+    let lines = 0, bottom = -Infinity;
+    for (const r of boxes.sort((a, b) => a.top - b.top)) {
+      if (r.top >= bottom - 2) { lines += 1; bottom = r.bottom; } else bottom = Math.max(bottom, r.bottom);
+    }
+    return [b.textContent.trim().replace(/\\s+/g, ' '), lines];
+  }).filter(([, lines]) => lines > 3).map(([text, lines]) => `${text}: ${lines} lines`);
+}"""
 # What the main card asks of this phone: its heading and its controls' names.
 STEP = """() => {
   const card = document.querySelector('#view [data-primary]');
@@ -90,7 +111,8 @@ class Walk:
         self.touched[id(page)] = button.first.evaluate(LABEL)
         press(page, button.first)
         expect(page.locator("#view .view")).not_to_have_attribute("data-version", shown)
-        expect(page.locator(".notice.error")).to_have_count(0)
+        refused = page.locator("#view .notice.error[role=alert]")
+        assert not refused.count(), f"{self.where(page)}: refused: {refused.first.inner_text()}"
         self.arrived()
 
     def arrived(self):
@@ -119,6 +141,10 @@ class Walk:
                 shot(page, f"{self.prefix}-FAILED-out-of-view")
                 raise AssertionError(f"{self.where(page)}: the next step is out of the first screen: "
                                      f"{page.evaluate(STEP_BOXES)}, scrolled {page.evaluate('scrollY')} px")
+        tall = page.evaluate(TALL_LABELS)
+        if tall:
+            shot(page, f"{self.prefix}-FAILED-tall-label")
+        assert tall == [], f"{self.where(page)}: {tall}"
         focus = page.evaluate(FOCUS)
         assert focus is None or focus == self.touched.get(id(page)), \
             f"{self.where(page)}: focus on {focus!r}, which nobody touched"

@@ -55,7 +55,7 @@ TALL_LABELS = """() => {
     // A line is a run of boxes that overlap in height (an emoji's box is taller than text's).
     let lines = 0, bottom = -Infinity;
     for (const r of boxes.sort((a, b) => a.top - b.top)) {
-      if (r.top >= bottom - 2) { lines += 1; bottom = r.bottom; } else bottom = Math.max(bottom, r.bottom);
+      if (r.top >= bottom - r.height / 2) { lines += 1; bottom = r.bottom; } else bottom = Math.max(bottom, r.bottom);
     }
     return [b.textContent.trim().replace(/\\s+/g, ' '), lines];
   }).filter(([, lines]) => lines > 3).map(([text, lines]) => `${text}: ${lines} lines`);
@@ -76,6 +76,11 @@ IN_VIEW = f"""() => {{
 
 # The live stream closing as a page is left, or by the server's time limit: no failure a
 # player sees (the page reconnects, or is gone).
+# All a check reads from a phone, in one round trip.
+STATE = f"""() => ({{step: ({STEP})(), scrollY: scrollY, inView: ({IN_VIEW})(), tall: ({TALL_LABELS})(),
+  focus: ({FOCUS})(), asks: ({STEP_BOXES})() !== null,
+  phase: (document.querySelector('#view .view') || {{dataset: {{}}}}).dataset.phase || null}})"""
+
 STREAM_CLOSED = re.compile(r"^GET \S+/(events|view)\S* net::ERR_ABORTED$")
 
 
@@ -131,27 +136,24 @@ class Walk:
     def check(self, page):
         """A step new to this phone is in its first screen (however far down the player had
         gone); so is one it still asks, unless the player has scrolled away (to a panel)."""
-        step = page.evaluate(STEP)
-        new = step != self.steps.get(id(page))
-        self.steps[id(page)] = step
-        if new or page.evaluate("() => scrollY") == 0:
-            try:
+        state = page.evaluate(STATE)
+        new = state["step"] != self.steps.get(id(page))
+        self.steps[id(page)] = state["step"]
+        if (new or state["scrollY"] == 0) and not state["inView"]:
+            try:  # it may be on its way, the page scrolling smoothly
                 page.wait_for_function(IN_VIEW, timeout=4000, polling="raf")
             except Exception:
                 shot(page, f"{self.prefix}-FAILED-out-of-view")
                 raise AssertionError(f"{self.where(page)}: the next step is out of the first screen: "
                                      f"{page.evaluate(STEP_BOXES)}, scrolled {page.evaluate('scrollY')} px")
-        tall = page.evaluate(TALL_LABELS)
-        if tall:
+        if state["tall"]:
             shot(page, f"{self.prefix}-FAILED-tall-label")
-        assert tall == [], f"{self.where(page)}: {tall}"
-        focus = page.evaluate(FOCUS)
+        assert state["tall"] == [], f"{self.where(page)}: {state['tall']}"
+        focus = state["focus"]
         assert focus is None or focus == self.touched.get(id(page)), \
             f"{self.where(page)}: focus on {focus!r}, which nobody touched"
         self.assert_clean(page)
-        view = page.locator("#view .view")
-        asks = page.evaluate(STEP_BOXES) is not None
-        key = (view.get_attribute("data-phase"), asks)
+        key = (state["phase"], state["asks"])
         if key not in self.phases:
             self.phases.add(key)
             self.axe(page, f"{self.where(page)} (phase {key[0]})")

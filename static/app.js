@@ -687,9 +687,19 @@ document.addEventListener("input", function (event) {
   "use strict";
   if (!window.htmx || !window.htmx.createEventSource || !window.EventSource) return;
   var open = window.htmx.createEventSource;
+  var current = null;
+  // Offline, each of the browser's own retries would fail, logged as an error: the stream
+  // rests instead, and the extension opens it again once the network is back.
+  function rest(source) {
+    if (source.readyState === EventSource.CLOSED || !source.onerror) return;
+    source.close();
+    window.addEventListener("online", function () { source.onerror.call(source, undefined); }, { once: true });
+  }
+  window.addEventListener("offline", function () { if (current) rest(current); });
   window.htmx.createEventSource = function (url) {
     var source = open(url);
     var handler = null;
+    current = source;
     // The extension sets onerror; it is called here only when it has something to do.
     Object.defineProperty(source, "onerror", {
       configurable: true,
@@ -698,6 +708,7 @@ document.addEventListener("input", function (event) {
     });
     source.addEventListener("error", function () {
       document.dispatchEvent(new CustomEvent("forest:streamDropped"));
+      if (!navigator.onLine) return rest(source);
       if (source.readyState === EventSource.CONNECTING || !handler) return;  // reconnecting itself
       handler.call(source, navigator.onLine ? "Live updates were refused; trying again shortly" : undefined);
     });
@@ -794,6 +805,18 @@ document.addEventListener("input", function (event) {
     form.forestPending = null;
   });
 
+  // Offline, a tap is not sent only to fail (htmx and the browser would log the failure as an
+  // error): it waits, as one the network lost does, and goes when the network is back.
+  document.addEventListener("htmx:configRequest", function (event) {
+    var form = formOf(event), detail = event.detail;
+    if (navigator.onLine || !form || String(detail.verb).toLowerCase() !== "post" || !detail.formData) return;
+    event.preventDefault();
+    var values = new FormData();
+    detail.formData.forEach(function (value, key) { values.append(key, value); });
+    var trigger = detail.triggeringEvent;
+    keep({ path: detail.path, values: values, at: Date.now(), tries: 0,
+           label: labelOf(form, buttonsOf(form, trigger && trigger.submitter)) });
+  });
   document.addEventListener("htmx:sendError", function (event) {
     var config = event.detail.requestConfig || {};
     var request = config.forestRetry || (config.elt && config.elt.forestRequest);

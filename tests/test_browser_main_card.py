@@ -2,35 +2,22 @@
 in the first screen of a 390x844 phone, after another phone's move arrives; and every game
 screen passes axe-core (no serious or moderate finding) in both themes."""
 
-import os
 import re
 
 import pytest
 
 from .browser import FIRST_SCREEN, assert_in_first_screen, browser, live_server, phones, tap  # noqa: F401
 from .test_browser_table import create_wicked_forest, join
+from .walk import axe
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
 
-AXE = os.path.join(os.path.dirname(__file__), "..", "node_modules", "axe-core", "axe.min.js")
-FINDINGS = """() => axe.run(document, {resultTypes: ['violations']}).then(r => r.violations
-  .filter(v => ['moderate', 'serious', 'critical'].includes(v.impact))
-  .map(v => v.id + ' (' + v.impact + '): ' + v.nodes.map(n => n.html.slice(0, 160)).join(' | ')))"""
-
 
 def assert_axe_clean(page, name):
-    """axe-core finds nothing serious or moderate on this screen, dark and light, panels open."""
-    if not os.path.exists(AXE):
-        pytest.fail("axe-core is missing: run npm ci (it is a dev dependency in package.json).")
-    with open(AXE) as f:
-        source = f.read()
-    page.evaluate(source)  # through DevTools: the page's script-src policy stays as it is
-    page.evaluate("() => document.querySelectorAll('main details').forEach(d => d.open = true)")
-    for theme in ("dark", "light"):
-        page.evaluate(f"document.documentElement.setAttribute('data-theme', '{theme}')")
-        assert page.evaluate(FINDINGS) == [], f"{name}, {theme} theme"
-    page.evaluate("() => document.querySelectorAll('main details').forEach(d => d.open = false)")
+    """axe-core finds nothing serious or moderate on this screen, dark and light, panels open
+    (every phase of every game is put through it in tests/test_browser_walk.py)."""
+    axe(page, name)
 
 
 def post_json(page, base, path, body=None):
@@ -171,15 +158,3 @@ def test_create_the_table_is_in_the_first_screen_of_every_new_table_form(live_se
         assert size["width"] >= 24 and size["height"] >= 24, size
     assert page.evaluate("() => document.documentElement.scrollHeight") > 0
     assert FIRST_SCREEN == 844
-
-
-@pytest.mark.parametrize("game", ["woodland-wizards", "mysterious-forest"])
-def test_the_first_screen_of_the_other_games_is_axe_clean(live_server, phones, game):
-    (page,) = phones(1)
-    page.goto(f"{live_server}/new/{game}")
-    for i, name in enumerate(("Ana", "Ben")):
-        page.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-    page.get_by_role("button", name="Create the table").click()
-    page.get_by_role("button", name=re.compile("every free seat")).click()
-    expect(page.locator("[data-primary]")).to_be_visible()
-    assert_axe_clean(page, game)

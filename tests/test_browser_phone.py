@@ -203,17 +203,19 @@ def test_a_tap_offline_is_sent_once_when_the_network_is_back(live_server, phones
              {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
 
     # Offline: the phone says so; Ben's move made meanwhile arrives when it is back.
+    watch = Watch(ana)
     net = ana.locator("#net")
     ana.context.set_offline(True)
     expect(net).to_contain_text("Offline")
     act(ben, live_server, code, "threat_up", {})
     expect(ben.locator(".track li.cube")).to_have_text("3")
     shot(ana, "phone-04-offline")
-    ana.context.set_offline(False)
+    with ana.expect_request(lambda r: "/events" in r.url):  # the stream is back, as it rested
+        ana.context.set_offline(False)
     expect(cube).to_have_text("3")
     expect(net).to_be_hidden()
 
-    # A tap made offline is sent when the network is back, once.
+    # A tap made offline is sent when the network is back, once; the page logs no error.
     ana.context.set_offline(True)
     expect(net).to_contain_text("Offline")
     threat_up.click()
@@ -225,6 +227,7 @@ def test_a_tap_offline_is_sent_once_when_the_network_is_back(live_server, phones
         expect(page.locator(".track li.cube")).to_have_text("4")
     expect(net).to_be_hidden()
     assert threat_ups(ana, live_server, code) == 3
+    assert watch.errors == [], (watch.errors, watch.failed)
 
     # The answer lost on its way back (the server got the tap): sent again, the very same
     # request, and the server knows it by its request id: the threat goes up once.

@@ -328,7 +328,7 @@ def test_the_page_shows_the_facts_of_the_json_view(client):
         # Each tip with its speaker button beside it, which reads it aloud for a child.
         assert f'<p class="mf-tip">{tip}</p>' in page
     # One speaker reads the question and its tips aloud, for a child.
-    assert re.search(r'<h3 class="mf-ask"><button type="button" class="speak" data-speak[^>]* data-speak-text="What did you take\? '
+    assert re.search(r'<h2 class="mf-ask"><button type="button" class="speak" data-speak[^>]* data-speak-text="What did you take\? '
                      + re.escape(html.escape(view["packing_tips"][0], quote=True)), page)
     for offer in view["takes"]:
         assert f"<small>{offer['note']}</small>" in page

@@ -24,6 +24,8 @@ MAX_PLAYERS = 5
 RULES_VERSION = 2  # 2: the Preparation Phase and the confirmed final tally are steps
 # The board's first card says who won and why: the table page does not say it a second time.
 BOARD_SHOWS_ENDING = True
+# Its first card also offers the Rematch, in the first screen: the table page shows no second.
+BOARD_OFFERS_REMATCH = True
 
 DECK_SIZE = 30
 FOREST_SIZE = 9

@@ -54,11 +54,24 @@ def test_two_rematch_taps_one_table_and_the_third_phone_takes_its_seat(live_serv
         expect(page.get_by_role("button", name=re.compile("^Rematch"))).to_be_visible()
     shot(cleo, "rematch-01-game-over")
 
-    # Ana and Cleo tap Rematch at the same moment (before either screen could change): one
-    # table, each in their own seat.
+    # Ana and Cleo tap Rematch at the same moment: one table, each in their own seat. Both
+    # posts are held until both are on their way, then let go together, so neither screen
+    # changes between the two taps (a view pushed in between would rightly replace the second
+    # phone's Rematch with its "Join the rematch").
+    held = []
+    for page in (ana, cleo):
+        expect(page.locator("#view.tap-guard")).to_have_count(0)  # a settled view takes taps
+        page.route(re.compile(r"/rematch$"), lambda route: held.append(route))
     buttons = [page.get_by_role("button", name=re.compile("^Rematch")).element_handle() for page in (ana, cleo)]
     for button in buttons:
         button.evaluate("button => button.click()")
+    for _ in range(200):  # the route handlers run while Playwright waits
+        if len(held) == 2:
+            break
+        ana.wait_for_timeout(25)
+    assert len(held) == 2, held
+    for route in held:
+        route.continue_()
     for page, name in ((ana, "Ana"), (cleo, "Cleo")):
         expect(page).to_have_url(re.compile(r"/t/(?!" + code + r")[A-Z0-9]+$"))
         expect(page.locator(".seat-chip.mine")).to_have_text(f"{name} (this phone)")

@@ -19,7 +19,7 @@ from ..hubs import live_hub
 from ..db import get_db
 from ..games import GAMES, get_game
 from ..games.words import join_names, noun, plural
-from . import compression, following, forms, phone, shared_parts, table_reads, templating, view_delta
+from . import compression, following, forms, i18n, phone, shared_parts, table_reads, templating, view_delta
 
 bp = Blueprint("pages", __name__)
 # The templates call the first three as ui.form, ui.button and ui.stepper (forms.UI).
@@ -396,11 +396,13 @@ def _view_pusher(code: str):
     values = tuple(request.environ.get(key) for key in _PUSH_ENVIRON_KEYS)
     path = url_for("pages.table_view", code=code)
     tokens, host = tuple(phone.tokens(code)), phone.host_token(code)
+    language = i18n.current()  # the page's: a phone changing language loads the page again
     sent = view_delta.StreamViews()  # after its first view, the stream sends changes
 
     def render():
         environ = {key: value for key, value in zip(_PUSH_ENVIRON_KEYS, values) if value is not None}
         environ.update(REQUEST_METHOD="GET", PATH_INFO=path, QUERY_STRING="", HTTP_HX_REQUEST="true")
+        environ[i18n.ENVIRON_KEY] = language
         environ["wsgi.input"] = io.BytesIO()
         cookie = app.session_interface.session_class(
             {"seats": {code: list(tokens)}, **({"host": {code: host}} if host else {})})

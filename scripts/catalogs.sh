@@ -16,7 +16,7 @@ KEYWORDS=(-k t -k tn:1,2 -k tc:1c,2 -k tnc:1c,2,3 -k N_)
 extract() {
   "$PYBABEL" -q extract -F babel.cfg "${KEYWORDS[@]}" --no-location --sort-output \
     --project "Forest Table" --copyright-holder "Forest Table" --msgid-bugs-address "" \
-    --ignore-dirs '.* ._ node_modules mutants instance tests bench docs' -o "$DIR/messages.pot" .
+    --ignore-dirs ".* ._ node_modules mutants instance tests bench docs" -o "${POT:-$DIR/messages.pot}" .
 }
 
 case "${1:-}" in

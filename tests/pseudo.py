@@ -60,16 +60,68 @@ def without_pseudo(text: str) -> str:
         text = shorter
 
 
+# Names kept in every language: the app's, the games' titles, and the games' own proper names.
+PROPER_NAMES = ("Forest Table", "The Wicked Forest", "Woodland Wizards", "Explorers of the Woodlands",
+                "The Mysterious Forest", "Golden Phoenix", "Loki")
+
+
 def bare_english(html: str, allowed=()) -> list[str]:
     """Each text a player reads on the page that holds English words outside the catalog's
-    brackets (names in `allowed` are not words: players' names, a table's code)."""
+    brackets (`allowed`: names that are no words, such as the players' and the table's code,
+    besides the PROPER_NAMES)."""
     reader = _Reader()
     reader.feed(html)
-    allowed_words = {word.lower() for name in allowed for word in _WORD.findall(str(name))}
+    names = sorted({str(n) for n in (*allowed, *PROPER_NAMES) if str(n).strip()}, key=len, reverse=True)
+    proper = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b") if names else None
     found = []
     for text in reader.texts:
         left = without_pseudo(text)
-        words = [w for w in _WORD.findall(left) if w.lower() not in allowed_words]
+        if proper is not None:
+            left = proper.sub(" ", left)
+        words = _WORD.findall(left)
         if words:
             found.append(" ".join(text.split())[:160])
     return found
+
+
+# --- finding a control or a text by its English, as the pseudo-locale shows it ------------------
+
+_ACCENTED = dict(zip("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                     "àƀçđéƒĝĥîĵķĺɱñöþǫŕšţûṽŵẋýžÀƁÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŢÛṼŴẊÝŽ"))
+_BETWEEN = r"[\s\[\]·]*"  # a message's brackets and padding, where two messages meet
+
+
+def say(english, exact: bool = False) -> re.Pattern:
+    """A pattern matching `english` (a string, or a compiled pattern's simple text) as the
+    pseudo-locale renders it: each letter plain (a name, filled into a message) or accented
+    (the message's own), brackets and padding allowed wherever words meet. `exact`: the whole
+    text, with nothing else but brackets and padding around it."""
+    if isinstance(english, re.Pattern):
+        source, literal = english.pattern, False
+    else:
+        source, literal = english, True
+    out = []
+    index = 0
+    if source.startswith("^"):
+        out.append("^" + _BETWEEN)
+        index = 1
+    while index < len(source):
+        char = source[index]
+        if char in _ACCENTED:
+            out.append(f"[{char}{_ACCENTED[char]}]")
+        elif char == " ":
+            out.append(r"[\s\[\]·]+")
+        elif char == "\\" and not literal and index + 1 < len(source):
+            out.append(source[index:index + 2])
+            index += 1
+        elif char == "$" and not literal and index == len(source) - 1:
+            out.append(_BETWEEN + "$")
+        elif literal:
+            out.append(re.escape(char) + (_BETWEEN if char in ":,.!?" else ""))
+        else:
+            out.append(char)
+        index += 1
+    pattern = "".join(out)
+    if exact:
+        pattern = "^" + _BETWEEN + pattern + _BETWEEN + "$"
+    return re.compile(pattern)

@@ -10,7 +10,9 @@ import re
 
 import pytest
 
-from .browser import BOTTOM_BAR, FIRST_SCREEN, PHONE_WIDTH, Watch, shot
+from .board_checks import cut_texts
+from .browser import BOTTOM_BAR, FIRST_SCREEN, PHONE_WIDTH, Watch, page_size, shot
+from .pseudo import bare_english, say
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -109,7 +111,7 @@ class Walk:
         """`page` taps the button named `name` (in `within`, a locator, if given), as a player
         does; then every phone is waited for until it shows the table's new version, and checked."""
         where = within if within is not None else page
-        button = where.get_by_role("button", name=name, exact=exact)
+        button = where.get_by_role("button", name=say(name, exact=exact))
         label = name if isinstance(name, str) else name.pattern
         self.walked.append(f"{self.name_of(page)}: {label}")
         shown = page.locator("#view .view").get_attribute("data-version")
@@ -153,6 +155,7 @@ class Walk:
         assert focus is None or focus == self.touched.get(id(page)), \
             f"{self.where(page)}: focus on {focus!r}, which nobody touched"
         self.assert_clean(page)
+        self.assert_translated(page)
         key = (state["phase"], state["asks"])
         if key not in self.phases:
             self.phases.add(key)
@@ -165,6 +168,19 @@ class Walk:
         assert (box["y"] >= 0 and box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR
                 and box["x"] >= 0 and box["x"] + box["width"] <= PHONE_WIDTH), \
             f"{self.where(page)}: {control} is at {box}, out of the first screen"
+
+    def assert_translated(self, page):
+        """Every text a player reads came through the catalogs (the page is in the
+        pseudo-locale), and none is wider than the phone or cut off by its box."""
+        english = bare_english(page.content(), allowed=[*self.names, self.code or ""])
+        if english:
+            shot(page, f"{self.prefix}-FAILED-english")
+        assert english == [], f"{self.where(page)}: English that skipped the catalogs: {english[:6]}"
+        width, _ = page_size(page)
+        cut = cut_texts(page)
+        if width > PHONE_WIDTH or cut:
+            shot(page, f"{self.prefix}-FAILED-overflow")
+        assert width <= PHONE_WIDTH and cut == [], f"{self.where(page)}: {width} px wide, cut: {cut}"
 
     def assert_clean(self, page):
         watch = self.watches[id(page)]

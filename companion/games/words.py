@@ -20,6 +20,7 @@ translated.
 
 from __future__ import annotations
 
+import re
 from typing import Protocol
 
 
@@ -160,11 +161,22 @@ def to_data(value):
     return value
 
 
+# A stored message's holes are plain names: a format spec (`{x:>999999999}`) in data that came
+# from outside would make filling it costly, so such a message is read as the plain text it is.
+_PLAIN_HOLES = re.compile(r"(?:[^{}]|\{\w+\})*")
+
+
+def _plain(message) -> bool:
+    return isinstance(message, str) and _PLAIN_HOLES.fullmatch(message) is not None
+
+
 def from_data(value):
     """The reverse of `to_data`: each Text and Names made again from its data."""
     kind = type(value)
     if kind is dict:
         if _TEXT in value and isinstance(value[_TEXT], str):
+            if not _plain(value[_TEXT]) or not (value.get("pl") is None or _plain(value.get("pl"))):
+                return value[_TEXT]
             values = value.get("v")
             values = {str(k): from_data(v) for k, v in values.items()} if isinstance(values, dict) else {}
             plural = value.get("pl") if isinstance(value.get("pl"), str) else None

@@ -16,6 +16,7 @@ from companion import store
 from companion.db import get_db
 from companion.games import explorers_of_the_woodlands as explorers
 from companion.games.words import Text
+from companion.web.i18n import pseudo
 
 from .campaign_play import create_campaign, end_table, lose_chapter_2, ok, start_chapter, win_chapter_1
 from .helpers import act, with_step
@@ -113,7 +114,10 @@ def test_the_list_and_a_refused_campaign_read_in_the_phones_language(client):
     assert 'role="alert"' in html
     assert bare(html) == []
     made = create_campaign(client)
-    assert bare(main(page(client, "/campaigns"))) == []
+    listed = main(page(client, "/campaigns"))
+    assert bare(listed) == []
+    # A Text inside a message is said in the phone's language too, not left English inside it.
+    assert pseudo("Mushrooms for the Elder") in listed
     assert bare(main(page(client, f"/campaigns/{made['id']}"))) == []
 
 

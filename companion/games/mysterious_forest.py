@@ -120,6 +120,13 @@ EXCHANGE_SHORT = {
     "three_different": t("3 different"),
     "any_four": t("any 4"),
 }
+# What a button giving each exchange says to a screen reader.
+EXCHANGE_GIVE = {
+    "two_same": t("Give two identical Equipment"),
+    "equipment_loki": t("Give an Equipment and a Loki token"),
+    "three_different": t("Give three different Equipment"),
+    "any_four": t("Give any four Equipment"),
+}
 # The same exchanges in whole sentences (each language words each its own way).
 EXCHANGE_TAKEN = {
     "two_same": t("Crystal weapon taken for two identical Equipment: those go back to the "
@@ -1044,7 +1051,7 @@ def view(state: dict, seat: int | None) -> dict:
         "exchange": state["exchange"],
         "exchange_label": EXCHANGES.get(state["exchange"]),
         # An exchange giving a Loki token needs one in the Backpack.
-        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key],
+        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key], "give": EXCHANGE_GIVE[key],
                        "possible": key != "equipment_loki" or loki_in_backpack(state) >= 1}
                       for key, label in EXCHANGES.items()],
         "wanderer_tokens": state["wanderer_tokens"],

@@ -1092,8 +1092,9 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
                            if params.get("guess_variant") else
                            t("{who} turned the Final Battle guess off", who=who))
         if params.get("backpack_size") is not None:
-            changed.append(t("{who} set the Backpack to {count} spaces", who=who,
-                             count=as_int(params.get("backpack_size"))))
+            changed.append(tn("{who} set the Backpack to {count} space",
+                              "{who} set the Backpack to {count} spaces",
+                              as_int(params.get("backpack_size")), who=who))
         # The table's buttons change one thing at a time; a client changing more is told shortly.
         return changed[0] if len(changed) == 1 else t("{who} changed the setup", who=who)
     if action == "start_scouting":

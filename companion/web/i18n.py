@@ -59,11 +59,13 @@ def current() -> str:
         return "en"
     found = g.get("forest_language")
     if found is None:
-        found = (known(request.environ.get(ENVIRON_KEY)) or known(request.args.get("lang"))
-                 or known(request.cookies.get(COOKIE))
-                 or request.accept_languages.best_match(list(LANGUAGES), default=None)
-                 or "en")
-        g.forest_language = found
+        try:
+            found = (known(request.environ.get(ENVIRON_KEY)) or known(request.args.get("lang"))
+                     or known(request.cookies.get(COOKIE))
+                     or request.accept_languages.best_match(list(LANGUAGES), default=None))
+        except UnicodeDecodeError:  # a query that is not UTF-8: refused where it enters, said in English
+            found = None
+        found = g.forest_language = found or "en"
     return found
 
 

@@ -19,7 +19,8 @@
   }
   function labels() {
     document.querySelectorAll("[data-voice-toggle]").forEach(function (button) {
-      var text = on() ? "🗣 Steps read aloud: on" : "🗣 Steps read aloud: off";
+      // Its words in the page's language, from the button itself (_shared_more.html).
+      var text = button.getAttribute(on() ? "data-on" : "data-off") || button.textContent;
       if (button.textContent !== text) button.textContent = text;
     });
   }

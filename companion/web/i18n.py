@@ -59,12 +59,21 @@ def current() -> str:
         return "en"
     found = g.get("forest_language")
     if found is None:
-        found = (known(request.environ.get(ENVIRON_KEY)) or known(request.args.get("lang"))
+        found = (known(request.environ.get(ENVIRON_KEY)) or known(_asked())
                  or known(request.cookies.get(COOKIE))
                  or request.accept_languages.best_match(list(LANGUAGES), default=None)
                  or "en")
         g.forest_language = found
     return found
+
+
+def _asked():
+    """`?lang=`, unless the query string is not even UTF-8 (then the request is refused, in
+    the language the phone's cookie or browser names)."""
+    try:
+        return request.args.get("lang")
+    except UnicodeDecodeError:
+        return None
 
 
 def formatting_locale(code: str) -> str:

@@ -59,14 +59,21 @@ def current() -> str:
         return "en"
     found = g.get("forest_language")
     if found is None:
-        try:
-            found = (known(request.environ.get(ENVIRON_KEY)) or known(request.args.get("lang"))
-                     or known(request.cookies.get(COOKIE))
-                     or request.accept_languages.best_match(list(LANGUAGES), default=None))
-        except UnicodeDecodeError:  # a query that is not UTF-8: refused where it enters, said in English
-            found = None
-        found = g.forest_language = found or "en"
+        found = (known(request.environ.get(ENVIRON_KEY)) or known(_asked())
+                 or known(request.cookies.get(COOKIE))
+                 or request.accept_languages.best_match(list(LANGUAGES), default=None)
+                 or "en")
+        g.forest_language = found
     return found
+
+
+def _asked():
+    """`?lang=`, unless the query string is not even UTF-8 (then the request is refused, in
+    the language the phone's cookie or browser names)."""
+    try:
+        return request.args.get("lang")
+    except UnicodeDecodeError:
+        return None
 
 
 def formatting_locale(code: str) -> str:

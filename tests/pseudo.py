@@ -72,7 +72,7 @@ def bare_english(html: str, allowed=()) -> list[str]:
     reader = _Reader()
     reader.feed(html)
     names = sorted({str(n) for n in (*allowed, *PROPER_NAMES) if str(n).strip()}, key=len, reverse=True)
-    proper = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b") if names else None
+    proper = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in names) + r")(?!\w)") if names else None
     found = []
     for text in reader.texts:
         left = without_pseudo(text)

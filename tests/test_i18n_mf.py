@@ -180,8 +180,6 @@ def test_every_phase_is_said_through_the_catalogs(app, client):
     assert [text for text in found if "random" not in text and "Player" not in text] == []
 
 
-@pytest.mark.xfail(reason="the page's notice is made in companion/web/pages.py (the pages' "
-                          "helper says a refusal's Text there)", strict=False)
 def test_the_page_notice_of_a_refusal_is_said_through_the_catalogs(app, client):
     code = new_table(client)
     take(client, code, 0)

@@ -49,7 +49,8 @@ from .base import (ActionSpec, Param, Rejected, StepOver, check_action, check_pl
 from .words import as_int, player_name, t, tc, tn
 
 ID = "mysterious-forest"
-NAME = "The Mysterious Forest"
+# Its published German and French editions have titles of their own (docs/glossary-*.md).
+NAME = t("The Mysterious Forest")
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
 RULES_VERSION = 1

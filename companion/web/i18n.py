@@ -76,9 +76,14 @@ def _asked():
         return None
 
 
+# The pseudo-locale's dates, durations and numbers are Babel's for Russian: a date or a
+# number that skipped Babel (an English month, a hand-made "1,200") then shows among them.
+PSEUDO_FORMATS = "ru"
+
+
 def formatting_locale(code: str) -> str:
     """The Babel locale whose numbers, lists and dates a language uses."""
-    return "en" if code == PSEUDO else code
+    return PSEUDO_FORMATS if code == PSEUDO else code
 
 
 # --- catalogs ---------------------------------------------------------------------------

@@ -83,6 +83,13 @@ STATE = f"""() => ({{step: ({STEP})(), scrollY: scrollY, inView: ({IN_VIEW})(), 
   focus: ({FOCUS})(), asks: ({STEP_BOXES})() !== null,
   phase: (document.querySelector('#view .view') || {{dataset: {{}}}}).dataset.phase || null}})"""
 
+# Controls and figures whose words run out of their own box (a long word of a longer
+# language, wider than the button it is on), though nothing clips them.
+SPILLED = """() => [...document.querySelectorAll('button, .btn, summary, .stat, label')]
+  .filter(e => e.getClientRects().length && getComputedStyle(e).overflowX === 'visible'
+               && e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0)
+  .map(e => `${e.tagName.toLowerCase()}.${e.className}: ${e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 60)}`)"""
+
 STREAM_CLOSED = re.compile(r"^GET \S+/(events|view)\S* net::ERR_ABORTED$")
 
 
@@ -177,7 +184,7 @@ class Walk:
             shot(page, f"{self.prefix}-FAILED-english")
         assert english == [], f"{self.where(page)}: English that skipped the catalogs: {english[:6]}"
         width, _ = page_size(page)
-        cut = cut_texts(page)
+        cut = cut_texts(page) + page.evaluate(SPILLED)
         if width > PHONE_WIDTH or cut:
             shot(page, f"{self.prefix}-FAILED-overflow")
         assert width <= PHONE_WIDTH and cut == [], f"{self.where(page)}: {width} px wide, cut: {cut}"

@@ -114,7 +114,7 @@ def form_pairs(raw: bytes, where: str) -> list[tuple[str, str]]:
     try:
         return parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
     except UnicodeDecodeError:
-        raise Refused(t("{where} has a %-escape that is not valid UTF-8; it was refused and "
+        raise Refused(t("{where} has a percent-escape that is not valid UTF-8; it was refused and "
                         "nothing was changed.", where=where)) from None
 
 

@@ -101,3 +101,12 @@ def test_the_pseudo_locale_wraps_every_message_and_keeps_its_holes():
     assert said.startswith("[") and said.endswith("]")
     assert "{who}" in said and "{count}" in said and "<b>" in said and "</b>" in said and "%(name)s" in said
     assert "gains" not in said and len(said) > len("{who} gains {count} Flowers <b>now</b> %(name)s")
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_each_catalog_passes_the_checks_pybabel_compile_makes(code):
+    """The install step compiles the catalogs with pybabel, which refuses a translation whose
+    %-placeholders do not match its message's (a message merely holding a '%' counts too)."""
+    catalog = _read(i18n.CATALOGS / code / "LC_MESSAGES" / "messages.po")
+    problems = [(message.id, [str(e) for e in errors]) for message, errors in catalog.check()]
+    assert problems == []

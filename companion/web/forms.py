@@ -129,9 +129,14 @@ def act_stepper(context, action, value, name, low, high, fields=None, label="", 
     def step(new_value, disabled, sign, words):
         return (f'{_opening(context, action, None, "inline", None)}{hidden}'
                 f'<button class="btn step" name="{_text(name)}" value="{_text(new_value)}"'
-                f'{" disabled" if disabled else ""} aria-label="{_text(i18n.say(words))}">{sign}</button></form>')
+                f'{" disabled" if disabled else ""} aria-label="{words}">{sign}</button></form>')
 
-    minus, plus = t("{label} minus one", label=said), t("{label} plus one", label=said)
+    def caption(message):
+        # The message's own words escaped once, the label as it came: a template's label is
+        # markup already (its player's name escaped there), plain text is escaped here.
+        return escape(i18n.say(t(message, label="{label}"))).format(label=said)
+
+    minus, plus = caption("{label} minus one"), caption("{label} plus one")
     return Markup(f'<div class="stepper" role="group" aria-label="{_text(said)}">'
                   f'{step(value - 1, value <= low, "−", minus)}'
                   f'<span class="step-value" aria-live="polite">{_text(value)}{_text(unit)}</span>'

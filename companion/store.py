@@ -664,6 +664,8 @@ def save_played(conn, record: dict, seats: list[dict], played_id: int | None = N
     """Insert a history row (or replace the one with `played_id`) with its seats."""
     values = {c: _state_text(record[c]) if c in _JSON_COLUMNS and record[c] is not None else record[c]
               for c in PLAYED_COLUMNS}
+    if isinstance(values.get("level"), str):  # a level's words kept as data, said per phone
+        values["level"] = _event_text(values["level"])
     if played_id is None:
         played_id = _insert_played.run(conn, values).fetchone()[0]
     else:
@@ -692,6 +694,8 @@ def _played(row: sqlite3.Row | None, full: bool = True) -> dict | None:
     for column in _JSON_COLUMNS:
         if column in data and data[column] is not None:
             data[column] = _state(data[column])
+    if isinstance(data.get("level"), str):
+        data["level"] = stored_words(data["level"])
     return data
 
 
@@ -944,7 +948,8 @@ def _event_text(text) -> str:
     return text if isinstance(data, str) else json.dumps(data)
 
 
-def _event(text: str):
+def stored_words(text: str):
+    """Words stored by `_event_text`: a Text again, or plain English as it was stored."""
     if text.startswith(('{"$t"', '{"$names"')):
         try:
             return from_data(json.loads(text))
@@ -965,7 +970,7 @@ class CampaignEvent:
 
 def campaign_events(conn, campaign_id: int) -> list[CampaignEvent]:
     """The campaign's history, newest first."""
-    return [CampaignEvent(row["seq"], _event(row["text"]), row["created_at"])
+    return [CampaignEvent(row["seq"], stored_words(row["text"]), row["created_at"])
             for row in _events.run(conn, {"campaign_id": campaign_id}).fetchall()]
 
 

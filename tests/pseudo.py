@@ -116,8 +116,11 @@ def say(english, exact: bool = False) -> re.Pattern:
             index += 1
         elif char == "$" and not literal and index == len(source) - 1:
             out.append(_BETWEEN + "$")
+        elif char in ":,!" or (literal and char in ".?"):
+            # where one message ends and the next begins: brackets and padding around it
+            out.append(_BETWEEN + re.escape(char) + _BETWEEN)
         elif literal:
-            out.append(re.escape(char) + (_BETWEEN if char in ":,.!?" else ""))
+            out.append(re.escape(char))
         else:
             out.append(char)
         index += 1

@@ -84,6 +84,13 @@ def test_the_wicked_forest_walked_to_its_final_tally(live_server, phones_in_pseu
     join(cara, live_server, code, "Cara")
     walk = Walk(live_server, everyone, ["Ana", "Ben", "Cara"], "walk-wf")
     walk.arrived()
+    # The More sheet (seats, last moves, the clock and its countdown setting, the language
+    # menu) opened, read and closed again, as a player glances at it.
+    more = ana.locator("details.more > summary")
+    more.click()
+    expect(ana.locator("details.more .sheet")).to_be_visible()
+    walk.assert_translated(ana)
+    more.click()
 
     # Round 1: a card, the secret choices, a returner's Crystallization on her main card.
     walk.tap(ana, "3 Flowers, no Witch")
@@ -274,7 +281,7 @@ def test_woodland_wizards_walked_through_four_rounds(live_server, phones_in_pseu
             creature.get_by_label(say(re.compile("creature value"))).fill("4")
             walk.tap(form, re.compile("^Add to"), within=creature)
         nxt = re.compile("^(Clean up and start round|Final scores)")
-        page = next(p for p in everyone if card(p).get_by_role("button", name=nxt).count())
+        page = next(p for p in everyone if card(p).get_by_role("button", name=say(nxt)).count())
         walk.tap(page, nxt)
     for page in everyone:
         expect(card(page).locator(".ww-verdict")).to_contain_text(say("wins"))
@@ -299,7 +306,7 @@ def test_a_campaign_chapter_walked_to_its_victory_and_the_next_chapter(live_serv
     ana.get_by_role("button", name=say("I am Ana")).click()
     join(ben, live_server, code, "Ben")
     join(cara, live_server, code, "Cara")
-    walk = Walk(live_server, everyone, names, "walk-camp")
+    walk = Walk(live_server, everyone, names, "walk-camp", allowed=["Walk Woods"])
     walk.arrived()
     growth(walk, everyone, names)
 

@@ -11,7 +11,7 @@ from flask.cli import with_appcontext
 from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, jsonify,
                    redirect, render_template, request, url_for)
 
-from .. import charts, history, tables
+from .. import charts, history, store, tables
 from ..inbound import Refused
 from ..db import get_db
 from ..games import get_game
@@ -365,4 +365,9 @@ def init_app(app) -> None:
         columns) read from the catalog when it is one of its messages, else as it is."""
         if not value or not isinstance(value, str):
             return value or ""
-        return i18n.say(value) if hasattr(value, "render") else flask_babel.gettext(value)
+        value = store.stored_words(value)  # a level kept as data (the stats read the column)
+        if hasattr(value, "render"):
+            return i18n.say(value)
+        # a game's level is a message of its own context (the same English may mean else elsewhere)
+        level = flask_babel.pgettext("difficulty level", value)
+        return level if level != value else flask_babel.gettext(value)

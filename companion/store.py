@@ -19,7 +19,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from . import migrate
-from .games.words import from_data, to_data
+from .games.words import from_data, loads, to_data
 from .connections import LIVE_CHANNEL, POSTGRES_URL_PREFIXES, Unavailable, is_postgres_url  # noqa: F401 (the store's names)
 from .connections import connect_sqlite, writers_turn
 from .dialects import POSTGRESQL, dialect_of, names, sized, spread, statement
@@ -113,7 +113,7 @@ def _state_text(state) -> str:
 def _state(text: str):
     """A stored state with its words made again; a state stored before they were data holds
     plain English strings, which read as they are."""
-    return from_data(json.loads(text))
+    return loads(text)
 
 
 def _table(row: sqlite3.Row | None) -> TableRow | None:
@@ -952,7 +952,7 @@ def stored_words(text: str):
     """Words stored by `_event_text`: a Text again, or plain English as it was stored."""
     if text.startswith(('{"$t"', '{"$names"')):
         try:
-            return from_data(json.loads(text))
+            return loads(text)
         except ValueError:
             pass
     return text

@@ -20,6 +20,7 @@ translated.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Protocol
 
@@ -192,6 +193,20 @@ def from_data(value):
     if kind is list:
         return [from_data(item) for item in value]
     return value
+
+
+def _from_object(value: dict):
+    """`from_data` for one JSON object, as `json.loads` builds it (its values made already)."""
+    if _TEXT in value or _NAMES in value:
+        return from_data(value)
+    return value
+
+
+def loads(text: str):
+    """A stored JSON document with its words made again: `from_data(json.loads(text))`, in
+    one pass of the parser (a state is read at every move; walking it again cost more than
+    parsing it)."""
+    return json.loads(text, object_hook=_from_object)
 
 
 def join_names(words) -> str:

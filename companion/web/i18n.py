@@ -26,7 +26,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 from flask.json.provider import DefaultJSONProvider
-from flask import Blueprint, current_app, g, has_request_context, redirect, request
+from flask import Blueprint, current_app, has_request_context, redirect, request
 from flask_babel import Babel, Domain
 
 from ..games.words import Names, Text
@@ -54,17 +54,26 @@ def known(code) -> str | None:
 
 
 def current() -> str:
-    """This request's language code (English outside a request)."""
+    """This request's language code (English outside a request). Asked several times per
+    request, found once and kept in its environ; each source is read only when the request
+    carries it (parsing every header of every request cost more than an action's rules)."""
     if not has_request_context():
         return "en"
-    found = g.get("forest_language")
+    environ = request.environ
+    found = environ.get(_FOUND)
     if found is None:
-        found = (known(request.environ.get(ENVIRON_KEY)) or known(_asked())
-                 or known(request.cookies.get(COOKIE))
-                 or request.accept_languages.best_match(list(LANGUAGES), default=None)
-                 or "en")
-        g.forest_language = found
+        found = known(environ.get(ENVIRON_KEY))
+        if found is None and "lang=" in environ.get("QUERY_STRING", ""):
+            found = known(_asked())
+        if found is None and COOKIE in environ.get("HTTP_COOKIE", ""):
+            found = known(request.cookies.get(COOKIE))
+        if found is None and environ.get("HTTP_ACCEPT_LANGUAGE"):
+            found = request.accept_languages.best_match(list(LANGUAGES), default=None)
+        found = environ[_FOUND] = found or "en"
     return found
+
+
+_FOUND = "forest.language.found"
 
 
 def _asked():

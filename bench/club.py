@@ -185,8 +185,9 @@ def server_timing(header: str):
 
 class Club:
     def __init__(self, ports: list[int], n_tables: int, fetch_views: bool, deadline: Deadline,
-                 push_views: bool = True):
+                 push_views: bool = True, languages: list[str] | None = None):
         self.ports = ports
+        self.languages = languages or []  # Accept-Language of the phones, in turn (none: not sent)
         self.n_tables = n_tables
         self.fetch_views = fetch_views
         self.push_views = push_views and fetch_views
@@ -214,7 +215,8 @@ class Club:
         async def one(i):
             async with gate:
                 # Behind a load balancer a table's phones land on different servers.
-                phones = [Phone(self.ports[(i + s) % len(self.ports)], f"table {i} phone {s}")
+                phones = [Phone(self.ports[(i + s) % len(self.ports)], f"table {i} phone {s}",
+                                language=self.language_of(i, s))
                           for s in range(len(PLAYERS))]
                 reply = await phones[0].request("POST", "/api/tables", json_body=json.dumps({
                     "game": "wicked-forest", "players": PLAYERS, "options": {"first_leader": "0"}}).encode(),
@@ -239,6 +241,14 @@ class Club:
 
         self.tables = list(await asyncio.gather(*(one(i) for i in range(self.n_tables))))
         self.by_code = {t.code: t for t in self.tables}
+
+    def language_of(self, table: int, seat: int) -> str | None:
+        """The language phone `seat` of table `table` asks for: the languages in turn along a
+        table's phones, starting one further at each table, so the acting phone (seat 0)
+        takes each language in turn too."""
+        if not self.languages:
+            return None
+        return self.languages[(table + seat) % len(self.languages)]
 
     async def open_streams(self, tables: list | None = None) -> int:
         """Open the streams of `tables` (default all); the number of streams open."""
@@ -475,7 +485,8 @@ class LoopLag:
 
 
 async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> dict:
-    club = Club(server.ports, n_tables, not args.no_fetch, deadline, push_views=not args.fetch_only)
+    club = Club(server.ports, n_tables, not args.no_fetch, deadline, push_views=not args.fetch_only,
+                languages=args.languages)
     t0 = time.perf_counter()
     await club.setup()
     setup_s = time.perf_counter() - t0
@@ -551,7 +562,7 @@ def print_post_parts(parts: list, p: float) -> None:
 def report(server: Fleet, result: dict, args) -> None:
     n = result["tables"]
     print(f"\n== {n} table{'s' if n != 1 else ''} of {len(PLAYERS)} phones: {result['streams']} open streams; "
-          f"{server.describe()}")
+          f"{server.describe()}" + (f"; phones in {' '.join(args.languages)}" if args.languages else ""))
     print(f"   set up in {result['setup_s']:.1f} s, streams opened in {result['open_s']:.1f} s")
     cpu_ms = cpu_per_action_ms(result)
     if cpu_ms is not None:
@@ -687,6 +698,15 @@ def print_goals(parts: list[tuple[int, list]], weight: list | None) -> None:
     sys.stdout.flush()
 
 
+def languages_line(languages: list[str] | None) -> str:
+    if not languages:
+        return "no Accept-Language sent: every phone reads English"
+    n = len(PLAYERS)
+    example = ", ".join(languages[s % len(languages)] for s in range(n))
+    return (f"each table's {n} phones send Accept-Language in turn over {' '.join(languages)} "
+            f"(table 1: {example}; the next table starts one further), in both phases")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 100, 500],
@@ -717,6 +737,10 @@ def main() -> int:
                              "each part uses a fresh schema of it (default: SQLite)")
     parser.add_argument("--servers", type=int, default=None,
                         help="app servers, each on its own port (default 2 with --database-url, else 1)")
+    parser.add_argument("--languages", nargs="+", default=None, metavar="CODE",
+                        help="the phones' languages (e.g. en de fr): each table's phones send these as "
+                             "Accept-Language in turn, so every page, view and pushed view is rendered "
+                             "in its phone's language (default: no Accept-Language, all English)")
     parser.add_argument("--no-weight", action="store_true",
                         help="leave out the page weight of every game (measured on the first part's server)")
     parser.add_argument("--cap", type=float, default=900.0, help="hard cap on the whole run in seconds")
@@ -725,6 +749,8 @@ def main() -> int:
         args.servers = 2 if args.database_url else 1
     if args.servers > 1 and not args.database_url:
         parser.error("several servers share a PostgreSQL database: give --database-url")
+    if args.languages and not all(re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", code) for code in args.languages):
+        parser.error("--languages takes language codes such as en de fr (or de-DE)")
     if args.rate <= 0 or args.seconds <= 0 or args.actors < 1 or min(args.tables) < 1 or args.servers < 1:
         parser.error("rates, lengths and counts must be positive")
 
@@ -735,6 +761,7 @@ def main() -> int:
     deadline = Deadline(args.cap)
     print(f"Forest Table club benchmark on loopback: {machine_line()}")
     print(f"command: {command_line()}")
+    print(f"languages: {languages_line(args.languages)}")
     status = 0
     parts, weight = [], None
     for n_tables in args.tables:

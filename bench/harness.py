@@ -272,21 +272,31 @@ async def _read_chunk(reader: asyncio.StreamReader) -> tuple[bytes, int]:
     return data[:-2], len(size_line) + size + 2
 
 
+def accept_language(code: str) -> str:
+    """A browser's Accept-Language asking for `code` first ("de" -> "de-DE,de;q=0.9,en;q=0.5")."""
+    base = code.split("-")[0].lower()
+    region = code.split("-")[1] if "-" in code else ("US" if base == "en" else base.upper())
+    return f"{base}-{region},{base};q=0.9" + ("" if base == "en" else ",en;q=0.5")
+
+
 class Phone:
     """One phone: its own cookies and one kept-alive connection, as a browser tab has."""
 
-    def __init__(self, port: int, name: str = "phone"):
+    def __init__(self, port: int, name: str = "phone", language: str | None = None):
         self.port = port
         self.name = name
+        self.language = language  # sent as Accept-Language (None: no such header, read as English)
         self.cookies: dict[str, str] = {}
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.lock = asyncio.Lock()
 
-    def cookie_header(self) -> dict:
-        if not self.cookies:
-            return {}
-        return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+    def browser_headers(self) -> dict:
+        """What this phone's browser sends with every request: its cookies and its language."""
+        sent = {"Accept-Language": accept_language(self.language)} if self.language else {}
+        if self.cookies:
+            sent["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        return sent
 
     def keep_cookies(self, set_cookies: list) -> None:
         for raw in set_cookies:
@@ -318,7 +328,7 @@ class Phone:
             hdrs["Content-Type"] = "application/json"
         if body or method in ("POST", "PUT", "DELETE"):
             hdrs["Content-Length"] = str(len(body))
-        hdrs.update(self.cookie_header())
+        hdrs.update(self.browser_headers())
         hdrs.update(headers or {})
         raw = (f"{method} {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in hdrs.items())
                + "\r\n").encode() + body
@@ -424,7 +434,7 @@ class EventStream:
         try:
             hdrs = {"Host": f"{HOST}:{self.phone.port}", "Accept": "text/event-stream",
                     "Cache-Control": "no-cache", "Accept-Encoding": "gzip, deflate"}
-            hdrs.update(self.phone.cookie_header())
+            hdrs.update(self.phone.browser_headers())
             path = f"/t/{self.code}/events?v={self.version}" + ("&views=1" if self.on_view else "")
             self.writer.write((f"GET {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in hdrs.items())
                                + "\r\n").encode())

@@ -126,10 +126,11 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     from . import db, hubs
     from .web import api, assets, campaigns, compression, errors, history, limits, pages, phone
-    from .web import campaigns_api, following, incoming, screen, templating
+    from .web import campaigns_api, following, i18n, incoming, screen, templating
 
     app.jinja_environment = templating.ViewEnvironment  # before anything builds app.jinja_env
     app.session_interface = phone.SessionInterface()
+    i18n.init_app(app)
     db.init_app(app)
     hubs.init_app(app)
     errors.init_app(app)

@@ -17,6 +17,7 @@ from .games import explorers_campaign as rules
 from .games import game_result
 from .games import explorers_of_the_woodlands as explorers
 from .games.base import Rejected
+from .games.words import Text, t
 
 GAME = explorers.ID
 
@@ -28,33 +29,33 @@ def create(conn, name, raw_players, raw_heroes, first_player, thorns) -> int:
     try:
         first = int(str(first_player))
     except (TypeError, ValueError):
-        raise tables.TableError("Choose the first player among the players.") from None
+        raise tables.TableError(t("Choose the first player among the players.")) from None
     try:
         state = rules.new_campaign(name, players, heroes, first, thorns)
     except Rejected as exc:
         raise tables.TableError.refusing(exc) from None
     with store.Transaction(conn):
         if store.campaign_name_taken(conn, GAME, state["name"]):
-            raise tables.TableError(f"A campaign called {state['name']} already exists: open it "
-                                    "from the list, or choose another name.")
+            raise tables.TableError(t("A campaign called {name} already exists: open it from "
+                                      "the list, or choose another name.", name=state["name"]))
         campaign_id = store.insert_campaign(conn, GAME, state["name"], state)
+        heroes = [t("{hero} ({player})", hero=explorers.hero_label(h["id"]),
+                    player=players[h["seat"]]) for h in state["heroes"]]
         store.add_campaign_events(conn, campaign_id, [
-            f"Campaign {state['name']} begins: " + ", ".join(
-                f"{explorers.hero_label(h['id'])} ({players[h['seat']]})" for h in state["heroes"])
-            + "."])
+            t("Campaign {name} begins: {heroes}.", name=state["name"], heroes=rules._listed(heroes))])
     return campaign_id
 
 
 def _heroes(raw_heroes, players: list[str]) -> list[str]:
     wanted = len(players) + (1 if len(players) == 1 else 0)
     if not isinstance(raw_heroes, list):
-        raise tables.TableError("Choose a Hero for each player.")
+        raise tables.TableError(t("Choose a Hero for each player."))
     heroes = [str(h or "").strip().lower() for h in raw_heroes][:wanted]
     if len(heroes) != wanted or any(h not in explorers.HEROES for h in heroes):
-        raise tables.TableError("Choose a Hero for each player (two for a solo player): Xylia, "
-                                "Klethor, Sha'Vi or Bethras.")
+        raise tables.TableError(t("Choose a Hero for each player (two for a solo player): "
+                                  "Xylia, Klethor, Sha'Vi or Bethras."))
     if len(set(heroes)) != len(heroes):
-        raise tables.TableError("Each Hero plays at most once.")
+        raise tables.TableError(t("Each Hero plays at most once."))
     return heroes
 
 
@@ -65,7 +66,7 @@ def load(conn, campaign_id) -> store.CampaignRow:
         number = 0
     row = store.get_campaign(conn, number) if number > 0 else None
     if row is None or row.game != GAME:
-        raise tables.NotFound("No campaign has that number.")
+        raise tables.NotFound(t("No campaign has that number."))
     return row
 
 
@@ -73,7 +74,7 @@ def listing(conn) -> list[store.CampaignRow]:
     return store.list_campaigns(conn, GAME)
 
 
-def events(conn, campaign_id: int) -> list[str]:
+def events(conn, campaign_id: int) -> list[Text | str]:
     return [row["text"] for row in store.campaign_events(conn, campaign_id)]
 
 
@@ -132,7 +133,7 @@ def confirm_end(conn, campaign_id, raw_code=None, rng: random.Random | None = No
     row = load(conn, campaign_id)
     code = tables.normalize_code(raw_code) if raw_code not in (None, "") else None
     if raw_code not in (None, "") and not code:
-        raise tables.TableError("Name the chapter's table by its code.")
+        raise tables.TableError(t("Name the chapter's table by its code."))
     rng = rng or random.SystemRandom()
     # One writer in all: the campaign and its chapter table change together.
     with store.Transaction(conn):
@@ -141,16 +142,17 @@ def confirm_end(conn, campaign_id, raw_code=None, rng: random.Random | None = No
             return Confirmed(current, code, current.state["recorded"][code], repeated=True)
         playing = current.state["table"]
         if not playing:
-            raise tables.TableError("No chapter is being played: start the next chapter first.")
+            raise tables.TableError(t("No chapter is being played: start the next chapter "
+                                      "first."))
         if code and code != playing:
-            raise tables.TableError(f"Table {code} is not this campaign's current chapter; "
-                                    f"that is table {playing}.")
+            raise tables.TableError(t("Table {code} is not this campaign's current chapter; that "
+                                      "is table {playing}.", code=code, playing=playing))
         table = store.get_table(conn, playing)
         if table is None or not _ended(table.snapshot):
-            raise tables.TableError(
-                f"Chapter {current.state['chapter']} has not ended yet at table {playing}: "
-                "play it to its victory or defeat, tally the Monsters of the final fight, "
-                "then confirm the end.")
+            raise tables.TableError(t(
+                "Chapter {chapter} has not ended yet at table {code}: play it to its victory or "
+                "defeat, tally the Monsters of the final fight, then confirm the end.",
+                chapter=current.state["chapter"], code=playing))
         waiting = rules.loot_waiting(table.snapshot)
         if waiting:
             # The Loot earned is carried only once taken: confirming first would lose it.
@@ -161,8 +163,9 @@ def confirm_end(conn, campaign_id, raw_code=None, rng: random.Random | None = No
         entry = state["recorded"][playing]
         # Every phone at the table is told, in its log, that the end is recorded and what awoke.
         tables.add_note(conn, table, _recorded_line(current.name, entry),
-                        closes=f"Chapter {current.state['table_chapter']}'s end is recorded in the campaign, so this "
-                               "table can no longer change: the campaign goes on from its page.")
+                        closes=t("Chapter {chapter}'s end is recorded in the campaign, so this "
+                                 "table can no longer change: the campaign goes on from its "
+                                 "page.", chapter=current.state["table_chapter"]))
         if entry.get("draw"):
             tables.add_note(conn, table, rules.awakening_text(entry["draw"]))
     return Confirmed(store.get_campaign(conn, row.id), playing, entry, repeated=False)
@@ -172,12 +175,14 @@ def _ended(snapshot: dict) -> bool:
     return snapshot.get("phase") == explorers.PHASE_OVER and bool(snapshot.get("result"))
 
 
-def _recorded_line(name: str, entry: dict) -> str:
+def _recorded_line(name: str, entry: dict) -> Text:
     chapter = entry["chapter"]
     if entry["outcome"] == "won":
-        return f"Chapter {chapter}'s victory is recorded in the campaign {name}."
-    return (f"Chapter {chapter}'s defeat is recorded in the campaign {name}: each Hero discards "
-            "one Loot card on the campaign page, then the chapter starts again.")
+        return t("Chapter {chapter}'s victory is recorded in the campaign {name}.",
+                 chapter=chapter, name=name)
+    return t("Chapter {chapter}'s defeat is recorded in the campaign {name}: each Hero discards "
+             "one Loot card on the campaign page, then the chapter starts again.",
+             chapter=chapter, name=name)
 
 
 def tally_correction(conn, row: store.CampaignRow) -> dict | None:
@@ -205,8 +210,8 @@ def correct_tally(conn, campaign_id, raw_counts: dict, rng: random.Random | None
     for kind in explorers.MONSTERS:
         raw = str(raw_counts.get(kind, "") or "").strip()
         if not raw.isdigit() or int(raw) > 99:
-            raise tables.TableError(f"{explorers.MONSTER_LABELS[kind]}s defeated: a whole number "
-                                    "from 0 to 99.")
+            raise tables.TableError(t("{monsters} defeated: a whole number from 0 to 99.",
+                                      monsters=rules.MONSTER_PLURALS[kind]))
         counts[kind] = int(raw)
     rng = rng or random.SystemRandom()
     with store.Transaction(conn):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
+from .games.words import t
+
 WIDTH = 340
 HEIGHT = 250
 LEFT, RIGHT, TOP, BOTTOM = 40, 14, 14, 54
@@ -29,8 +31,12 @@ def nice_step(high: float, ticks: int = 4) -> int:
     return magnitude * 10
 
 
-def line_chart(series: list[dict], x_labels: list[str], title: str, x_title: str = "") -> Markup:
-    """series: [{"label": str, "values": [number, ...]}]; one x label per value."""
+def line_chart(series: list[dict], x_labels: list[str], title: str, x_title: str = "",
+               say=str) -> Markup:
+    """series: [{"label": str, "values": [number, ...]}]; one x label per value.
+
+    `title` and `x_title` may be Text; `say` says a Text in the page's language (the web
+    layer's `i18n.say`; English by default), the chart's own words with it."""
     count = max((len(s["values"]) for s in series), default=0)
     values = [v for s in series for v in s["values"] if v is not None]
     low = min(0, min(values, default=0))
@@ -48,8 +54,8 @@ def line_chart(series: list[dict], x_labels: list[str], title: str, x_title: str
         return TOP + plot_h * (top - v) / (top - bottom)
 
     parts = [f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
-             f'aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
-             f"<title>{escape(title)}</title>"]
+             f'aria-label="{escape(say(title))}" xmlns="http://www.w3.org/2000/svg">',
+             f"<title>{escape(say(title))}</title>"]
     tick = bottom
     while tick <= top:
         parts.append(f'<line class="grid" x1="{LEFT}" y1="{y(tick):.1f}" x2="{WIDTH - RIGHT}" y2="{y(tick):.1f}"/>')
@@ -68,9 +74,10 @@ def line_chart(series: list[dict], x_labels: list[str], title: str, x_title: str
                      f'text-anchor="{anchor}">{escape(label)}</text>')
     if axis_title:
         parts.append(f'<text class="axis-title" x="{LEFT + plot_w / 2:.1f}" y="{HEIGHT - 6}" '
-                     f'text-anchor="middle">{escape(axis_title)}</text>')
-        parts.append(f"<desc>{escape(axis_title)}. Lines with equal values are drawn side by side, "
-                     "a few pixels apart.</desc>")
+                     f'text-anchor="middle">{escape(say(axis_title))}</text>')
+        desc = t("{axis}. Lines with equal values are drawn side by side, a few pixels apart.",
+                 axis=axis_title)
+        parts.append(f"<desc>{escape(say(desc))}</desc>")
     nudges = _tie_nudges(series, count)
     for index, s in enumerate(series):
         style = f"s{index % SERIES_STYLES}"
@@ -101,8 +108,9 @@ def _distinct_labels(labels: list[str], shown: list[int], x_title: str) -> tuple
     picked = [labels[i] for i in shown]
     if len(set(picked)) == len(picked):
         return labels, x_title
-    span = f"all {labels[0]}" if labels[0] == labels[-1] else f"{labels[0]} – {labels[-1]}"
-    return [str(i + 1) for i in range(len(labels))], f"{x_title} in order, {span}" if x_title else span
+    span = t("all {day}", day=labels[0]) if labels[0] == labels[-1] else f"{labels[0]} – {labels[-1]}"
+    return ([str(i + 1) for i in range(len(labels))],
+            t("{axis} in order, {span}", axis=x_title, span=span) if x_title else span)
 
 
 def _tie_nudges(series: list[dict], count: int) -> list[list[float]]:

@@ -25,13 +25,18 @@ from datetime import datetime, timezone
 from . import inbound, store, tables, timers
 from .games import get_game
 from .games.base import Rejected
+from .games.words import Names, Text, t, tn, to_data
 
 FINISHED = "finished"
 UNFINISHED = "unfinished"
 EMPTY = "empty"  # a table where nothing was ever played: remembered, never shown
 SHOWN = (FINISHED, UNFINISHED)
 EXPORT_FORMAT = "forest-table-history"
-EXPORT_VERSION = 1
+# Version 2 keeps the words a player reads (log lines, events, a result's summary and level)
+# as data (`words.to_data`), so the importing server says them in each phone's language;
+# version 1 files hold them as plain English and still import.
+EXPORT_VERSION = 2
+READ_VERSIONS = (1, 2)
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
 PAGE_SIZE = 30
 SUMMARY_MAX = 3000
@@ -46,7 +51,7 @@ class HistoryError(Exception):
 
     status = 400
 
-    def __init__(self, message: str):
+    def __init__(self, message: str):  # a Text: each phone reads it in its own language
         super().__init__(message)
         self.message = message
 
@@ -128,7 +133,7 @@ def table_record(conn, table, game, actions, status: str) -> tuple[dict, list[di
             "round": round_number if isinstance(round_number, int) and not isinstance(round_number, bool)
             else None,
             # What the phones said after it (public by design: shown to every seat at the time).
-            "events": [str(e)[:500] for e in events[:20]],
+            "events": [_event(e) for e in events[:20]],
         })
     final = state if refolded else table.snapshot
     outcome = None
@@ -214,45 +219,58 @@ class People:
         return [{"key": k, "name": self.name(k)} for k in roots]
 
 
-def _clean_name(raw, what: str) -> str:
+def _event(event) -> str:
+    """An event line as the record keeps it: a Text whole (each phone reads it in its own
+    language), any other line cut at 500 characters."""
+    if isinstance(event, (Text, Names)) and len(event) <= 500:
+        return event
+    return str(event)[:500]
+
+
+def _clean_name(raw, empty: Text, long: Text) -> str:
     if not isinstance(raw, str) or not " ".join(raw.split()):
-        raise HistoryError(f"{what}: type a name.")
+        raise HistoryError(empty)
     name = " ".join(raw.split())
     if len(name) > tables.NAME_MAX:
-        raise HistoryError(f"{what}: at most {tables.NAME_MAX} characters.")
+        raise HistoryError(long)
     return name
 
 
 def merge_names(conn, raw_alias, raw_person, at: float) -> str:
     """Count the spelling `alias` as the person `person`; return what was done, in words."""
-    alias = _clean_name(raw_alias, "The other spelling")
-    person = _clean_name(raw_person, "The person")
+    alias = _clean_name(raw_alias, t("The other spelling: type a name."),
+                        tn("The other spelling: at most {count} character.",
+                           "The other spelling: at most {count} characters.", tables.NAME_MAX))
+    person = _clean_name(raw_person, t("The person: type a name."),
+                         tn("The person: at most {count} character.",
+                            "The person: at most {count} characters.", tables.NAME_MAX))
     with store.Transaction(conn):
         people = People(conn)
         alias_key, person_key = name_key(alias), name_key(person)
         if alias_key == person_key:
-            raise HistoryError(f"“{alias}” and “{person}” already count as the same person: "
-                               "names are matched whatever their capitals.")
+            raise HistoryError(t("“{alias}” and “{person}” already count as the same person: "
+                                 "names are matched whatever their capitals.", alias=alias, person=person))
         if alias_key in people.edges:
-            raise HistoryError(f"“{alias}” already counts as {people.name(alias_key)}; "
-                               "undo that merge first.")
+            raise HistoryError(t("“{alias}” already counts as {person}; undo that merge first.",
+                                 alias=alias, person=people.name(alias_key)))
         if people.resolve(person_key) == alias_key:
-            raise HistoryError(f"“{person}” already counts as “{alias}”: merge the other way round.")
+            raise HistoryError(t("“{person}” already counts as “{alias}”: merge the other way round.",
+                                 person=person, alias=alias))
         store.add_merge(conn, alias_key, alias, person_key, person, at)
-    return f"“{alias}” now counts as {person}."
+    return t("“{alias}” now counts as {person}.", alias=alias, person=person)
 
 
 def undo_merge(conn, raw_alias) -> str:
     if not isinstance(raw_alias, str) or not raw_alias.strip():
-        raise HistoryError("Choose the merge to undo.")
+        raise HistoryError(t("Choose the merge to undo."))
     with store.Transaction(conn):
         people = People(conn)
         key = name_key(raw_alias)
         merge = next((m for m in people.merges if m["alias_key"] == key), None)
         if merge is None:
-            raise HistoryError("That merge does not exist (any more).")
+            raise HistoryError(t("That merge does not exist (any more)."))
         store.delete_merge(conn, key)
-    return f"“{merge['alias']}” counts as its own person again."
+    return t("“{alias}” counts as its own person again.", alias=merge["alias"])
 
 
 # ----------------------------------------------------------------- reading
@@ -403,10 +421,11 @@ def rematch(conn, played_id: int, following_table: str | None = None):
     Returns (code, host token, or None when the table was made already)."""
     record = store.get_played(conn, played_id)
     if record is None or record["status"] not in SHOWN:
-        raise HistoryError("That game is not in the history.")
+        raise HistoryError(t("That game is not in the history."))
     game = get_game(record["game"])
     if game is None:
-        raise HistoryError(f"{record['game_name']} is not installed on this server, so it cannot be played again here.")
+        raise HistoryError(t("{game} is not installed on this server, so it cannot be played again here.",
+                             game=record["game_name"]))
     players = [s["name"] for s in store.played_seats(conn, [played_id])]
     options = record["asked_options"]
     if options is None:
@@ -421,7 +440,7 @@ def rematch(conn, played_id: int, following_table: str | None = None):
                                      lambda: tables.prepare_table(game.ID, players, dict(options)))
         return tables.create_table(conn, game.ID, players, dict(options))
     except tables.TableError as exc:
-        raise HistoryError(f"The rematch could not be set up: {exc.message}") from None
+        raise HistoryError(t("The rematch could not be set up: {reason}", reason=exc.message)) from None
 
 
 def open_table_of(conn, played_id: int) -> str | None:
@@ -475,7 +494,7 @@ def export_data(conn) -> dict:
 
 
 def export_json(conn) -> str:
-    return json.dumps(export_data(conn), ensure_ascii=False, indent=1)
+    return json.dumps(to_data(export_data(conn)), ensure_ascii=False, indent=1)
 
 
 CSV_COLUMNS = ("game_uid", "game", "game_name", "status", "started_at", "ended_at",
@@ -502,7 +521,10 @@ def _yes_no(value) -> str:
     return "" if value is None else ("yes" if value else "no")
 
 
-def export_csv(conn) -> str:
+def export_csv(conn, say=str) -> str:
+    """One row per player per game. The column names and the values a program reads (yes,
+    no, the game's id, times in UTC) stay as they are in every language; the sentences a
+    person reads (a result's summary and level) are said by `say`, in the exporter's."""
     people = People(conn)
     data = export_data(conn)
     out = io.StringIO()
@@ -516,11 +538,11 @@ def export_csv(conn) -> str:
                 _iso(game["started_at"]), _iso(game["ended_at"]),
                 "" if game["duration"] is None else int(game["duration"]),
                 outcome.get("rounds", ""), _yes_no(outcome.get("cooperative")) if outcome else "",
-                _yes_no(outcome.get("won")), outcome.get("level") or "", seat["seat"] + 1,
+                _yes_no(outcome.get("won")), say(outcome.get("level") or ""), seat["seat"] + 1,
                 seat["name"], people.name(name_key(seat["name"])),
                 seat["score"], seat["place"], _yes_no(seat["winner"]) if outcome else "",
                 # who won and why, the sentence the table showed at the end
-                outcome.get("summary") or "")])
+                say(outcome.get("summary") or ""))])
     return out.getvalue()
 
 
@@ -531,17 +553,19 @@ class _Refused(HistoryError):
     pass
 
 
-def _fail(where: str, what: str):
-    raise _Refused(f"The file was not imported: {where}: {what}. Nothing was changed.")
+def _fail(where: str, what: Text):
+    # `where` is the place in the file (data, as the file names it); `what` a clause of its own.
+    raise _Refused(t("The file was not imported: {where}: {problem}. Nothing was changed.",
+                     where=where, problem=what))
 
 
 def _int(value, where, low=None, high=None, optional=False):
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        _fail(where, "a whole number is expected")
+        _fail(where, t("a whole number is expected"))
     if (low is not None and value < low) or (high is not None and value > high):
-        _fail(where, f"{value} is out of range")
+        _fail(where, t("{value} is out of range", value=value))
     return value
 
 
@@ -549,9 +573,9 @@ def _number(value, where, optional=False):
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        _fail(where, "a number is expected")
+        _fail(where, t("a number is expected"))
     if not 0 <= value < 1e11:
-        _fail(where, f"{value} is out of range")
+        _fail(where, t("{value} is out of range", value=value))
     return value
 
 
@@ -559,65 +583,114 @@ def _text(value, where, max_length, optional=False, pattern=None):
     if value is None and optional:
         return None
     if not isinstance(value, str):
-        _fail(where, "text is expected")
+        _fail(where, t("text is expected"))
     if len(value) > max_length:
-        _fail(where, f"at most {max_length} characters")
+        _fail(where, tn("at most {count} character", "at most {count} characters", max_length))
     if pattern and not re.fullmatch(pattern, value):
-        _fail(where, "unexpected characters")
+        _fail(where, t("unexpected characters"))
     return value
+
+
+# A message kept as data: its holes are plain names ({who}), never a format spec or an attribute.
+_HOLES = re.compile(r"\{\{|\}\}|\{[A-Za-z_][A-Za-z0-9_]{0,30}\}|[^{}]")
+WORD_KEYS = frozenset({"$t", "$names"})
+
+
+def _words(value, where, max_length, optional=False, depth=0):
+    """A text a player reads: plain text (version 1, or a player's own words) or a message
+    kept as data (`words.to_data`, version 2), checked before it is made again."""
+    if value is None and optional:
+        return None
+    if isinstance(value, str) or depth > 3:
+        return _text(value, where, max_length)
+    value = _object(value, where)
+    if "$names" in value:
+        if len(value) != 1:
+            _fail(where, t("unexpected value"))
+        names = [_words(item, f"{where}.$names[{i}]", 200, depth=depth + 1)
+                 for i, item in enumerate(_list(value["$names"], f"{where}.$names", 20))]
+        made = Names(names)
+    else:
+        message = _text(value.get("$t"), f"{where}.$t", max_length)
+        if set(value) - {"$t", "v", "pl", "n", "c"}:
+            _fail(where, t("unexpected value"))
+        plural = _text(value.get("pl"), f"{where}.pl", max_length, optional=True)
+        context = _text(value.get("c"), f"{where}.c", 100, optional=True)
+        count = _int(value.get("n"), f"{where}.n", -10**9, 10**9, optional=True)
+        for pattern in (message, plural or "", context or ""):
+            if _HOLES.sub("", pattern):
+                _fail(where, t("unexpected characters"))
+        values = {}
+        for key, item in _object(value.get("v", {}), f"{where}.v").items():
+            if len(values) >= 20:
+                _fail(f"{where}.v", t("too many values"))
+            at = f"{where}.v.{_text(key, f'{where}.v', 30, pattern=r'[A-Za-z_][A-Za-z0-9_]*')}"
+            if isinstance(item, int) and not isinstance(item, bool):
+                values[key] = _int(item, at, -10**9, 10**9)
+            else:
+                values[key] = _words(item, at, 200, depth=depth + 1)
+        try:
+            made = Text(message, values, plural=plural, count=count, context=context)
+        except (KeyError, IndexError, ValueError):
+            _fail(where, t("a hole of the message has no value"))
+    if len(made) > max_length:
+        _fail(where, tn("at most {count} character", "at most {count} characters", max_length))
+    return made
 
 
 def _bool(value, where, optional=False):
     if value is None and optional:
         return None
     if not isinstance(value, bool):
-        _fail(where, "true or false is expected")
+        _fail(where, t("true or false is expected"))
     return value
 
 
 def _plain(value, where, depth=0):
     """A small JSON value of text, numbers and nested objects or lists (options, params)."""
     if depth > 3:
-        _fail(where, "nested too deeply")
+        _fail(where, t("nested too deeply"))
     if value is None or isinstance(value, (bool, str)):
         if isinstance(value, str) and len(value) > 200:
-            _fail(where, "at most 200 characters")
+            _fail(where, t("at most 200 characters"))
         return value
     if isinstance(value, (int, float)):
         if isinstance(value, float) and not math.isfinite(value):
-            _fail(where, "a number is expected")
+            _fail(where, t("a number is expected"))
         return value
     if isinstance(value, list):
         if len(value) > 50:
-            _fail(where, "too many values")
+            _fail(where, t("too many values"))
         return [_plain(v, f"{where}[{i}]", depth + 1) for i, v in enumerate(value)]
     if isinstance(value, dict):
         if len(value) > 50:
-            _fail(where, "too many values")
+            _fail(where, t("too many values"))
+        if WORD_KEYS & set(value):  # would be read back as words (words.from_data)
+            _fail(where, t("unexpected value"))
         return {_text(k, where, 40): _plain(v, f"{where}.{k}", depth + 1) for k, v in value.items()}
-    _fail(where, "unexpected value")
+    _fail(where, t("unexpected value"))
 
 
 def _object(value, where, optional=False):
     if value is None and optional:
         return None
     if not isinstance(value, dict):
-        _fail(where, "an object is expected")
+        _fail(where, t("an object is expected"))
     return value
 
 
 def _list(value, where, max_items):
     if not isinstance(value, list):
-        _fail(where, "a list is expected")
+        _fail(where, t("a list is expected"))
     if len(value) > max_items:
-        _fail(where, f"at most {max_items} entries")
+        _fail(where, tn("at most {count} entry", "at most {count} entries", max_items))
     return value
 
 
 def _player_name(value, where):
     name = _text(value, where, tables.NAME_MAX)
     if not " ".join(name.split()):
-        _fail(where, "a name is empty")
+        _fail(where, t("a name is empty"))
     return " ".join(name.split())
 
 
@@ -636,30 +709,30 @@ def clean_outcome(raw, seat_count: int, where: str = "outcome") -> dict | None:
                         "place": _int(p.get("place"), f"{at}.place", 1, 20, optional=True),
                         "winner": _bool(p.get("winner"), f"{at}.winner")})
     if len({p["seat"] for p in players}) != len(players):
-        _fail(f"{where}.players", "a seat appears twice")
+        _fail(f"{where}.players", t("a seat appears twice"))
     by_round = raw.get("score_by_round")
     if by_round is not None:
         by_round = [[_int(v, f"{where}.score_by_round[{r}]", -10**6, 10**6)
                      for v in _list(scores, f"{where}.score_by_round[{r}]", 20)]
                     for r, scores in enumerate(_list(by_round, f"{where}.score_by_round", 200))]
         if any(len(scores) != seat_count for scores in by_round):
-            _fail(f"{where}.score_by_round", "each round needs one score per player")
+            _fail(f"{where}.score_by_round", t("each round needs one score per player"))
     clean = {
         "cooperative": _bool(raw.get("cooperative"), f"{where}.cooperative"),
         "won": _bool(raw.get("won"), f"{where}.won", optional=True),
-        "level": _text(raw.get("level"), f"{where}.level", 60, optional=True),
+        "level": _words(raw.get("level"), f"{where}.level", 60, optional=True),
         "players": players,
         "rounds": _int(raw.get("rounds"), f"{where}.rounds", 0, 1000, optional=True),
         "score_by_round": by_round,
     }
     if "summary" in raw:
         # Long enough for every tie-break of a twelve-player game, one sentence each.
-        clean["summary"] = _text(raw.get("summary"), f"{where}.summary", SUMMARY_MAX, optional=True)
+        clean["summary"] = _words(raw.get("summary"), f"{where}.summary", SUMMARY_MAX, optional=True)
     if raw.get("ended_early") is not None:
         # Kept only when said: a game the players stopped before the rules' end names no winner.
         clean["ended_early"] = _bool(raw.get("ended_early"), f"{where}.ended_early")
     if clean["cooperative"] and clean["won"] is None:
-        _fail(f"{where}.won", "a co-operative game needs won true or false")
+        _fail(f"{where}.won", t("a co-operative game needs won true or false"))
     return clean
 
 
@@ -673,10 +746,10 @@ def _clean_log(raw, where) -> list[dict]:
                       "seat": _int(line.get("seat"), f"{at}.seat", 0, 19, optional=True),
                       "action": _text(line.get("action"), f"{at}.action", 40),
                       "params": None if params is None else _plain(_object(params, f"{at}.params"), f"{at}.params"),
-                      "text": _text(line.get("text"), f"{at}.text", 500),
+                      "text": _words(line.get("text"), f"{at}.text", 500),
                       "at": _number(line.get("at"), f"{at}.at"),
                       "round": _int(line.get("round"), f"{at}.round", 0, 1000, optional=True),
-                      "events": [_text(e, f"{at}.events[{j}]", 500)
+                      "events": [_words(e, f"{at}.events[{j}]", 500)
                                  for j, e in enumerate(_list(line.get("events", []), f"{at}.events", 20))]})
     return lines
 
@@ -693,15 +766,15 @@ def _clean_game(raw, where) -> tuple[dict, list[dict]]:
                         "place": _int(p.get("place"), f"{at}.place", 1, 20, optional=True),
                         "winner": _bool(p.get("winner"), f"{at}.winner")})
     if not players:
-        _fail(f"{where}.players", "a game needs at least one player")
+        _fail(f"{where}.players", t("a game needs at least one player"))
     if [p["seat"] for p in players] != list(range(len(players))):
-        _fail(f"{where}.players", "seats must be 0, 1, 2… in order")
+        _fail(f"{where}.players", t("seats must be 0, 1, 2… in order"))
     status = _text(raw.get("status"), f"{where}.status", 20)
     if status not in SHOWN:
-        _fail(f"{where}.status", "finished or unfinished expected")
+        _fail(f"{where}.status", t("finished or unfinished expected"))
     outcome = clean_outcome(raw.get("outcome"), len(players), f"{where}.outcome")
     if outcome is not None and status != FINISHED:
-        _fail(f"{where}.outcome", "an unfinished game has no result")
+        _fail(f"{where}.outcome", t("an unfinished game has no result"))
     record = {
         "uid": _text(raw.get("uid"), f"{where}.uid", 64, pattern=r"[A-Za-z0-9_-]+"),
         "table_id": None, "table_version": None,
@@ -719,44 +792,49 @@ def _clean_game(raw, where) -> tuple[dict, list[dict]]:
         "log": _clean_log(raw.get("log"), f"{where}.log"),
     }
     if not record["game_name"].strip():
-        _fail(f"{where}.game_name", "the game needs a name")
+        _fail(f"{where}.game_name", t("the game needs a name"))
     _outcome_columns(record)
     seats = [dict(p, name_key=name_key(p["name"])) for p in players]
     return record, seats
 
 
 def _no_constants(name):
-    raise _Refused(f"The file was not imported: it contains {name}, which is not a number. "
-                   "Nothing was changed.")
+    raise _Refused(t("The file was not imported: it contains {name}, which is not a number. "
+                     "Nothing was changed.", name=name))
 
 
 def parse_import(raw: bytes, max_games: int = 10000) -> tuple[list, list]:
     """Check a whole export file; return (games, merges) or raise HistoryError."""
     if not raw:
-        raise _Refused("Choose a history file (.json) exported from Forest Table.")
+        raise _Refused(t("Choose a history file (.json) exported from Forest Table."))
     try:
         data = json.loads(raw.decode("utf-8"), parse_constant=_no_constants)
     except UnicodeDecodeError:
-        raise _Refused("The file was not imported: it is not a text file. Nothing was changed.") from None
+        raise _Refused(t("The file was not imported: it is not a text file. Nothing was changed.")) from None
     except json.JSONDecodeError as exc:
-        raise _Refused(f"The file was not imported: it is not valid JSON (line {exc.lineno}, "
-                       f"column {exc.colno}). Nothing was changed.") from None
+        raise _Refused(t("The file was not imported: it is not valid JSON (line {line}, "
+                         "column {column}). Nothing was changed.", line=exc.lineno, column=exc.colno)) from None
     except RecursionError:
-        raise _Refused("The file was not imported: it is nested too deeply. Nothing was changed.") from None
+        raise _Refused(t("The file was not imported: it is nested too deeply. Nothing was changed.")) from None
     try:
         inbound.check_json(data, "The file")
     except inbound.Refused as exc:
-        raise _Refused(f"The file was not imported: {exc.message}") from None
+        raise _Refused(t("The file was not imported: {reason}", reason=exc.message)) from None
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise _Refused("The file was not imported: it is not a Forest Table history export. "
-                       "Nothing was changed.")
-    if data.get("version") != EXPORT_VERSION:
-        raise _Refused(f"The file was not imported: it is of version {data.get('version')!r}; this "
-                       f"server reads version {EXPORT_VERSION}. Nothing was changed.")
+        raise _Refused(t("The file was not imported: it is not a Forest Table history export. "
+                         "Nothing was changed."))
+    if data.get("version") not in READ_VERSIONS:
+        raise _Refused(t("The file was not imported: it is of version {version}; this server reads "
+                         "versions {oldest} to {newest}. Nothing was changed.",
+                         version=repr(data.get("version"))[:20], oldest=READ_VERSIONS[0],
+                         newest=READ_VERSIONS[-1]))
     listed = _list(data.get("games"), "games", 10**9)
     if len(listed) > max_games:
-        raise _Refused(f"The file was not imported: it holds {len(listed)} games and one import takes "
-                       f"at most {max_games}; split it into smaller files. Nothing was changed.")
+        raise _Refused(tn("The file was not imported: it holds {count} game and one import takes "
+                          "at most {most}; split it into smaller files. Nothing was changed.",
+                          "The file was not imported: it holds {count} games and one import takes "
+                          "at most {most}; split it into smaller files. Nothing was changed.",
+                          len(listed), most=max_games))
     games = [_clean_game(g, f"games[{i}]") for i, g in enumerate(listed)]
     merges = []
     for i, m in enumerate(_list(data.get("merges", []), "merges", 1000)):
@@ -764,7 +842,7 @@ def parse_import(raw: bytes, max_games: int = 10000) -> tuple[list, list]:
         alias = _player_name(m.get("alias"), f"merges[{i}].alias")
         person = _player_name(m.get("person"), f"merges[{i}].person")
         if name_key(alias) == name_key(person):
-            _fail(f"merges[{i}]", "a name cannot be merged with itself")
+            _fail(f"merges[{i}]", t("a name cannot be merged with itself"))
         merges.append((alias, person))
     return games, merges
 
@@ -786,8 +864,9 @@ def import_file(conn, raw: bytes, at: float, max_games: int = 10000,
             added += 1
         held = store.imported_count(conn)
         if max_imported is not None and held > max_imported:
-            raise _Refused(f"The file was not imported: the history keeps at most {max_imported} "
-                           f"imported games and would then hold {held}. Nothing was changed.")
+            raise _Refused(t("The file was not imported: the history keeps at most {most} "
+                             "imported games and would then hold {held}. Nothing was changed.",
+                             most=max_imported, held=held))
         people = People(conn)
         for alias, person in merges:
             alias_key, person_key = name_key(alias), name_key(person)

@@ -33,6 +33,8 @@ import re
 import unicodedata
 from urllib.parse import parse_qsl
 
+from .games.words import Text, t
+
 MAX_JSON_DEPTH = 32
 INT_MIN, INT_MAX = -2**63, 2**63 - 1
 
@@ -47,6 +49,15 @@ _REFUSED = re.compile(
     f"{_NONCHARACTERS}\ufffd{_BIDI_CONTROLS}]")
 
 
+def _too_large(where):
+    return t("{where} is a number too large to be used here; it was refused and nothing was "
+             "changed.", where=where)
+
+
+TOO_DEEP = t("The JSON is nested more than {count} levels deep; it was refused and nothing was "
+             "changed.", count=MAX_JSON_DEPTH)
+
+
 class Refused(Exception):
     """Input the app does not take in; `message` says what and where, for people."""
 
@@ -57,17 +68,22 @@ class Refused(Exception):
 
 def _kind(char: str) -> str:
     if re.match(f"[{_BIDI_CONTROLS}]", char):
-        return "a text-direction control, which would reverse the text after it"
+        return t("{where} contains a text-direction control, which would reverse the text after "
+                 "it ({code}); it was refused and nothing was changed.")
     if char == "\ufffd":
-        return "a replacement character, left where the text was broken"
+        return t("{where} contains a replacement character, left where the text was broken "
+                 "({code}); it was refused and nothing was changed.")
     category = unicodedata.category(char)
     if category == "Cc":
-        return "a control character"
+        return t("{where} contains a control character ({code}); it was refused and nothing was changed.")
     if category == "Cs":
-        return "half of a character (a lone surrogate)"
+        return t("{where} contains half of a character (a lone surrogate) ({code}); it was refused "
+                 "and nothing was changed.")
     if category == "Co":
-        return "a private-use character, which other phones cannot show"
-    return "a code point that is not a character"
+        return t("{where} contains a private-use character, which other phones cannot show "
+                 "({code}); it was refused and nothing was changed.")
+    return t("{where} contains a code point that is not a character ({code}); it was refused and "
+             "nothing was changed.")
 
 
 def check_text(text: str, where: str) -> str:
@@ -75,8 +91,8 @@ def check_text(text: str, where: str) -> str:
     found = _REFUSED.search(text)
     if found:
         char = found.group()
-        raise Refused(f"{where} contains {_kind(char)} (U+{ord(char):04X}); "
-                      "it was refused and nothing was changed.")
+        sentence = _kind(char)  # one whole sentence for each kind of character
+        raise Refused(Text(sentence.message, {"where": where, "code": f"U+{ord(char):04X}"}))
     return text
 
 
@@ -84,7 +100,8 @@ def decode_utf8(raw: bytes, where: str) -> str:
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise Refused(f"{where} is not valid UTF-8 text; it was refused and nothing was changed.") from None
+        raise Refused(t("{where} is not valid UTF-8 text; it was refused and nothing was changed.",
+                        where=where)) from None
 
 
 def form_pairs(raw: bytes, where: str) -> list[tuple[str, str]]:
@@ -97,19 +114,19 @@ def form_pairs(raw: bytes, where: str) -> list[tuple[str, str]]:
     try:
         return parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
     except UnicodeDecodeError:
-        raise Refused(f"{where} has a %-escape that is not valid UTF-8; it was refused and "
-                      "nothing was changed.") from None
+        raise Refused(t("{where} has a percent-escape that is not valid UTF-8; it was refused and "
+                        "nothing was changed.", where=where)) from None
 
 
 def check_number(value: int, where: str) -> int:
     if not INT_MIN <= value <= INT_MAX:
-        raise Refused(f"{where} is a number too large to be used here; it was refused and "
-                      "nothing was changed.")
+        raise Refused(_too_large(where))
     return value
 
 
-def check_json(value, where: str = "The request", depth: int = 0):
+def check_json(value, where: str | None = None, depth: int = 0):
     """Walk a parsed JSON document: text, numbers and nesting depth; return it unchanged."""
+    where = t("The request") if where is None else where
     if isinstance(value, str):
         check_text(value, where)
     elif isinstance(value, bool) or value is None:
@@ -118,15 +135,13 @@ def check_json(value, where: str = "The request", depth: int = 0):
         check_number(value, where)
     elif isinstance(value, float):
         if not math.isfinite(value):
-            raise Refused(f"{where} is a number too large to be used here; it was refused and "
-                          "nothing was changed.")
+            raise Refused(_too_large(where))
     elif isinstance(value, (dict, list)):
         if depth >= MAX_JSON_DEPTH:
-            raise Refused(f"The JSON is nested more than {MAX_JSON_DEPTH} levels deep; it was "
-                          "refused and nothing was changed.")
+            raise Refused(TOO_DEEP)
         if isinstance(value, dict):
             for key, item in value.items():
-                check_text(key, f"A name in {where}" if depth else "A name in the JSON")
+                check_text(key, t("A name in {where}", where=where) if depth else t("A name in the JSON"))
                 check_json(item, key if not depth else f"{where}.{key}", depth + 1)
         else:
             for index, item in enumerate(value):
@@ -135,16 +150,15 @@ def check_json(value, where: str = "The request", depth: int = 0):
 
 
 def _no_constants(name):
-    raise Refused(f"The JSON contains {name}, which is not a number; it was refused and "
-                  "nothing was changed.")
+    raise Refused(t("The JSON contains {name}, which is not a number; it was refused and "
+                    "nothing was changed.", name=name))
 
 
 def loads_json(raw: bytes | str):
     """Parse a JSON body and check it; a syntax error stays a ValueError (json's own)."""
-    text = decode_utf8(raw, "The request body") if isinstance(raw, (bytes, bytearray)) else raw
+    text = decode_utf8(raw, t("The request body")) if isinstance(raw, (bytes, bytearray)) else raw
     try:
         value = json.loads(text, parse_constant=_no_constants)
     except RecursionError:
-        raise Refused(f"The JSON is nested more than {MAX_JSON_DEPTH} levels deep; it was "
-                      "refused and nothing was changed.") from None
+        raise Refused(TOO_DEEP) from None
     return check_json(value)

@@ -19,6 +19,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite as sqlite_dialect
 
 from . import migrate
+from .games.words import from_data, loads, to_data
 from .connections import LIVE_CHANNEL, POSTGRES_URL_PREFIXES, Unavailable, is_postgres_url  # noqa: F401 (the store's names)
 from .connections import connect_sqlite, writers_turn
 from .dialects import POSTGRESQL, dialect_of, names, sized, spread, statement
@@ -103,6 +104,18 @@ class Transaction:
             self._held.close()
 
 
+def _state_text(state) -> str:
+    """A state (or a history record's part) as stored: its words kept as data (words.to_data),
+    so each phone reads them in its own language, never as English alone."""
+    return json.dumps(to_data(state))
+
+
+def _state(text: str):
+    """A stored state with its words made again; a state stored before they were data holds
+    plain English strings, which read as they are."""
+    return loads(text)
+
+
 def _table(row: sqlite3.Row | None) -> TableRow | None:
     if row is None:
         return None
@@ -110,7 +123,7 @@ def _table(row: sqlite3.Row | None) -> TableRow | None:
         id=row["id"], code=row["code"], game=row["game"], rules_version=row["rules_version"],
         options=json.loads(row["options"]), players=json.loads(row["players"]),
         host_token_hash=row["host_token_hash"], version=row["version"],
-        snapshot=json.loads(row["snapshot"]), created_at=row["created_at"],
+        snapshot=_state(row["snapshot"]), created_at=row["created_at"],
         updated_at=row["updated_at"], seat_stamp=row["seat_stamp"],
         next_table_id=row["next_table_id"],
     )
@@ -158,7 +171,7 @@ def insert_table(conn, code, game, rules_version, options, players, host_token_h
     table_id = _insert_table.run(conn, {
         "code": code, "game": game, "rules_version": rules_version, "options": json.dumps(options),
         "players": json.dumps(players), "host_token_hash": host_token_hash,
-        "snapshot": json.dumps(snapshot), "now": now}).fetchone()[0]
+        "snapshot": _state_text(snapshot), "now": now}).fetchone()[0]
     kept_for = kept_for or [None] * len(players)
     _insert_seat.run_many(conn, [{"table_id": table_id, "seat": i, "name": name, "kept_for": kept}
                                  for i, (name, kept) in enumerate(zip(players, kept_for))])
@@ -480,7 +493,7 @@ def _save_snapshot(dialect):
 def save_snapshot(conn, table_id: int, snapshot: dict, answered_by: str | None = None) -> int:
     """Store the new state and bump the version; return the new version. `answered_by`: the
     phone (Hub.answered) whose request is answered with the view at the new version."""
-    return _save_snapshot.run(conn, {"snapshot": json.dumps(snapshot), "now": time.time(),
+    return _save_snapshot.run(conn, {"snapshot": _state_text(snapshot), "now": time.time(),
                                      "answered_by": answered_by, "table_id": table_id}).fetchone()[0]
 
 
@@ -500,7 +513,7 @@ def _finished(dialect):
 
 def finished_snapshots(conn, game: str) -> list[dict]:
     """The states of every finished table of one game (phase "over"), oldest first."""
-    return [json.loads(row["snapshot"]) for row in _finished.run(conn, {"game": game}).fetchall()]
+    return [_state(row["snapshot"]) for row in _finished.run(conn, {"game": game}).fetchall()]
 
 
 @statement
@@ -649,8 +662,10 @@ def _insert_played_seat(dialect):
 
 def save_played(conn, record: dict, seats: list[dict], played_id: int | None = None) -> int:
     """Insert a history row (or replace the one with `played_id`) with its seats."""
-    values = {c: json.dumps(record[c]) if c in _JSON_COLUMNS and record[c] is not None else record[c]
+    values = {c: _state_text(record[c]) if c in _JSON_COLUMNS and record[c] is not None else record[c]
               for c in PLAYED_COLUMNS}
+    if isinstance(values.get("level"), str):  # a level's words kept as data, said per phone
+        values["level"] = _event_text(values["level"])
     if played_id is None:
         played_id = _insert_played.run(conn, values).fetchone()[0]
     else:
@@ -678,7 +693,9 @@ def _played(row: sqlite3.Row | None, full: bool = True) -> dict | None:
     data = dict(zip(row.keys(), tuple(row)))
     for column in _JSON_COLUMNS:
         if column in data and data[column] is not None:
-            data[column] = json.loads(data[column])
+            data[column] = _state(data[column])
+    if isinstance(data.get("level"), str):
+        data["level"] = stored_words(data["level"])
     return data
 
 
@@ -844,7 +861,7 @@ def _campaign(row: sqlite3.Row | None) -> CampaignRow | None:
     if row is None:
         return None
     return CampaignRow(id=row["id"], game=row["game"], name=row["name"],
-                       state=json.loads(row["state"]), created_at=row["created_at"],
+                       state=_state(row["state"]), created_at=row["created_at"],
                        updated_at=row["updated_at"])
 
 
@@ -867,7 +884,7 @@ def _insert_campaign(dialect):
 
 
 def insert_campaign(conn, game: str, name: str, state: dict) -> int:
-    return _insert_campaign.run(conn, {"game": game, "name": name, "state": json.dumps(state),
+    return _insert_campaign.run(conn, {"game": game, "name": name, "state": _state_text(state),
                                        "now": time.time()}).fetchone()[0]
 
 
@@ -896,7 +913,7 @@ def _save_campaign(dialect):
 
 
 def save_campaign(conn, campaign_id: int, state: dict) -> None:
-    _save_campaign.run(conn, {"state": json.dumps(state), "now": time.time(), "campaign_id": campaign_id})
+    _save_campaign.run(conn, {"state": _state_text(state), "now": time.time(), "campaign_id": campaign_id})
 
 
 @statement
@@ -914,7 +931,7 @@ def _add_event(dialect):
 def add_campaign_events(conn, campaign_id: int, texts: list[str]) -> None:
     last = _last_event.run(conn, {"campaign_id": campaign_id}).fetchone()["last"]
     now = time.time()
-    _add_event.run_many(conn, [{"campaign_id": campaign_id, "seq": last + i + 1, "text": text, "now": now}
+    _add_event.run_many(conn, [{"campaign_id": campaign_id, "seq": last + i + 1, "text": _event_text(text), "now": now}
                                for i, text in enumerate(texts)])
 
 
@@ -925,9 +942,36 @@ def _events(dialect):
             .order_by(e.c.seq.desc()))
 
 
-def campaign_events(conn, campaign_id: int) -> list[sqlite3.Row]:
+def _event_text(text) -> str:
+    """A campaign event as stored: a Text as its data (JSON), plain English as it is."""
+    data = to_data(text)
+    return text if isinstance(data, str) else json.dumps(data)
+
+
+def stored_words(text: str):
+    """Words stored by `_event_text`: a Text again, or plain English as it was stored."""
+    if text.startswith(('{"$t"', '{"$names"')):
+        try:
+            return loads(text)
+        except ValueError:
+            pass
+    return text
+
+
+@dataclass
+class CampaignEvent:
+    seq: int
+    text: object  # a Text, or plain English stored before words were data
+    created_at: float
+
+    def __getitem__(self, key):  # read like the rows it replaces
+        return getattr(self, key)
+
+
+def campaign_events(conn, campaign_id: int) -> list[CampaignEvent]:
     """The campaign's history, newest first."""
-    return _events.run(conn, {"campaign_id": campaign_id}).fetchall()
+    return [CampaignEvent(row["seq"], stored_words(row["text"]), row["created_at"])
+            for row in _events.run(conn, {"campaign_id": campaign_id}).fetchall()]
 
 
 # ----------------------------------------------------------------- rate limits

@@ -19,6 +19,7 @@ import time
 from . import store, timers
 from .games import GAMES, get_game, words
 from .games.base import Rejected, StepOver, check_action
+from .games.words import t, tn
 
 # No 0/O, 1/I/L, 2/Z, 5/S, 8/B: easy to read aloud and to type from a glance.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
@@ -37,7 +38,7 @@ WITHDRAWN = "_withdrawn"  # an unrevealed pick that never reached its reveal: no
 DROPPED = "_dropped_picks"
 # A public line after an undo took a reveal back: every phone learns why its pick is gone.
 REVEAL_UNDONE = "_reveal_undone"
-REVEAL_UNDONE_LINE = "The reveal was undone: everyone chooses again."
+REVEAL_UNDONE_LINE = t("The reveal was undone: everyone chooses again.")
 # A public sentence the app adds to a table's log from outside the game (a campaign's draw).
 NOTE = "_note"
 # Set by a note that closes the table (a campaign chapter's end once recorded): why nothing at
@@ -47,7 +48,7 @@ CLOSED = "_closed"
 CHAPTER_START = "campaign_start"
 
 
-NO_SUCH_TABLE = "No table has that code. Check the letters and try again."
+NO_SUCH_TABLE = t("No table has that code. Check the letters and try again.")
 
 
 class TableError(Exception):
@@ -70,7 +71,7 @@ class TableError(Exception):
         """The JSON error body: a refused value is named by its parameter, not its label."""
         if self.param is None:
             return {"error": self.message}
-        return {"error": f"{self.param}: {self.detail}", "param": self.param}
+        return {"error": t("{label}: {detail}", label=self.param, detail=self.detail), "param": self.param}
 
 
 class NotFound(TableError):
@@ -116,21 +117,21 @@ def normalize_code(raw) -> str:
 def clean_players(raw_names, game) -> list[str]:
     """Trim and check the player names in seat order, or raise TableError."""
     if not isinstance(raw_names, list):
-        raise TableError("Players must be a list of names in seat order.")
+        raise TableError(t("Players must be a list of names in seat order."))
     names = []
     for raw in raw_names:
         if not isinstance(raw, str):
-            raise TableError("Each player name must be text.")
+            raise TableError(t("Each player name must be text."))
         name = " ".join(raw.split())
         if name:
             names.append(name)
     if any(len(n) > NAME_MAX for n in names):
-        raise TableError(f"Player names can be at most {NAME_MAX} characters.")
+        raise TableError(t("Player names can be at most {count} characters.", count=NAME_MAX))
     if len({n.casefold() for n in names}) != len(names):
-        raise TableError("Two players have the same name; add an initial to tell them apart.")
+        raise TableError(t("Two players have the same name; add an initial to tell them apart."))
     if not game.MIN_PLAYERS <= len(names) <= game.MAX_PLAYERS:
-        raise TableError(f"{game.NAME} is for {game.MIN_PLAYERS} to {game.MAX_PLAYERS} players; "
-                         f"{len(names)} given.")
+        raise TableError(t("{game} is for {low} to {high} players; {count} given.", game=game.NAME,
+                           low=game.MIN_PLAYERS, high=game.MAX_PLAYERS, count=len(names)))
     return names
 
 
@@ -159,7 +160,8 @@ def step(game, state: dict, action: str, params: dict, seat, at: float) -> tuple
         new_state = dict(state)
         new_state["events"] = [describe(game, action, params, seat, state.get("players", []))]
         if action == NOTE and params.get("closes"):
-            new_state[CLOSED] = str(params["closes"])
+            closes = words.from_data(params["closes"])
+            new_state[CLOSED] = closes if isinstance(closes, str) else str(closes)
         return new_state, list(new_state["events"])
     if action in timers.ACTIONS:
         clock, said = timers.apply(clock, action, params, at, timer_cue(game, state), is_over(game, state),
@@ -178,14 +180,14 @@ def step(game, state: dict, action: str, params: dict, seat, at: float) -> tuple
 
 def withdrawn_line(players: list[str], seat) -> str:
     name = words.player_name(players, seat)
-    return f"{name}'s seat was freed: {name}'s choice was withdrawn unseen; {name} chooses again."
+    return t("{name}'s seat was freed: {name}'s choice was withdrawn unseen; {name} chooses again.", name=name)
 
 
 def dropped_line(players: list[str], seats: list[int]) -> str:
     names = words.join_names([words.player_name(players, s) for s in seats])
     if len(seats) == 1:
-        return f"{names}'s choice was never revealed and is discarded unseen."
-    return f"The choices of {names} were never revealed and are discarded unseen."
+        return t("{name}'s choice was never revealed and is discarded unseen.", name=names)
+    return t("The choices of {names} were never revealed and are discarded unseen.", names=names)
 
 
 def timer_cue(game, state: dict):
@@ -209,9 +211,11 @@ def describe(game, action: str, params: dict, seat, players: list[str]) -> str:
     if action == REVEAL_UNDONE:
         return REVEAL_UNDONE_LINE
     if action == NOTE:
-        return str(params.get("text", ""))
+        # A note's words are kept as data (words.to_data) in its row, so each phone reads them.
+        text = words.from_data(params.get("text", ""))
+        return text if isinstance(text, str) else str(text)
     if action in timers.ACTIONS:
-        name = players[seat] if seat is not None and 0 <= seat < len(players) else "Someone"
+        name = words.player_name(players, seat)
         return timers.describe(action, params, name, getattr(game, "TIMER_STEP", "turn"))
     return game.describe(action, params, seat, players)
 
@@ -235,13 +239,13 @@ def prepare_table(game_id: str, raw_players, raw_options, rng: random.Random | N
     layer: the public routes hand over the options they were sent, which may not carry it."""
     game = get_game(game_id)
     if game is None:
-        raise TableError("Unknown game.")
+        raise TableError(t("Unknown game."))
     players = clean_players(raw_players, game)
     if not isinstance(raw_options, dict):
-        raise TableError("Options must be given as named values.")
+        raise TableError(t("Options must be given as named values."))
     if CHAPTER_START in raw_options:
-        raise TableError("A campaign chapter's table is started from its campaign (the campaign "
-                         "page or POST /api/campaigns/<id>/chapters), not by a table option.")
+        raise TableError(t("A campaign chapter's table is started from its campaign (the campaign "
+                           "page or POST /api/campaigns/<id>/chapters), not by a table option."))
     if chapter_start is not None:
         raw_options = {**raw_options, CHAPTER_START: chapter_start}
     rng = rng or random.SystemRandom()
@@ -271,7 +275,7 @@ def insert_table(conn, new: NewTable, host_token: str, after: store.TableRow | N
                                   new.players, hash_token(host_token), new.state, new.asked,
                                   kept_for=kept_for)
     if after is not None and not store.link_next_table(conn, after.id, table_id):
-        raise TableError(f"Table {after.code} has its next table already.")
+        raise TableError(t("Table {code} has its next table already.", code=after.code))
     return code
 
 
@@ -333,7 +337,7 @@ def add_note(conn, table: store.TableRow, text: str, closes: str | None = None) 
     game = get_game(table.game)
     current = store.get_table(conn, table.code)
     at = time.time()
-    params = {"text": text, **({"closes": closes} if closes else {})}
+    params = {"text": words.to_data(text), **({"closes": words.to_data(closes)} if closes else {})}
     state, _ = step(game, current.snapshot, NOTE, params, None, at)
     store.append_action(conn, table.id, None, NOTE, params, None, at)
     return store.save_snapshot(conn, table.id, state)
@@ -358,7 +362,7 @@ def _free_code(conn) -> str:
             code = "".join(picker.choice(CODE_ALPHABET) for _ in range(length))
             if not store.code_exists(conn, code):
                 return code
-    raise TableError("No free table code left; try again.")
+    raise TableError(t("No free table code left; try again."))
 
 
 def load(conn, code) -> store.TableRow:
@@ -402,19 +406,19 @@ def take_seat(conn, code, seat, tokens_before=()) -> tuple[int, str]:
         try:
             seat = int(str(seat))
         except (TypeError, ValueError):
-            raise TableError("Pick a seat by its number.") from None
+            raise TableError(t("Pick a seat by its number.")) from None
     token = new_token()
     with store.Transaction(conn, table.code):
         rows = {row["seat"]: row for row in store.seats(conn, table.id)}
         if seat not in rows:
-            raise TableError("That seat does not exist at this table.")
+            raise TableError(t("That seat does not exist at this table."))
         if rows[seat]["token_hash"] is not None:
-            raise TableError(f"{rows[seat]['name']}'s seat is already taken by another phone.")
+            raise TableError(t("{name}'s seat is already taken by another phone.", name=rows[seat]["name"]))
         kept_for = rows[seat]["kept_for"]
         if kept_for is not None and kept_for not in {hash_token(t) for t in tokens_before if isinstance(t, str)}:
             name = rows[seat]["name"]
-            raise TableError(f"{name}'s seat is kept for the phone that played {name} at the last "
-                             "game; the host can free it from the table's code.")
+            raise TableError(t("{name}'s seat is kept for the phone that played {name} at the last "
+                               "game; the host can free it from the table's code.", name=name))
         store.set_seat_token(conn, table.id, seat, hash_token(token))
     return seat, token
 
@@ -423,9 +427,9 @@ def free_seat(conn, code, host_token, seat) -> None:
     """Free a seat (its phone was lost): the old token stops working."""
     table = load(conn, code)
     if not is_host(table, host_token):
-        raise Forbidden("Only the phone that created the table can free a seat.")
+        raise Forbidden(t("Only the phone that created the table can free a seat."))
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(table.players):
-        raise TableError("That seat does not exist at this table.")
+        raise TableError(t("That seat does not exist at this table."))
     game = get_game(table.game)
     with store.Transaction(conn, table.code):
         current = store.get_table(conn, table.code)
@@ -441,11 +445,11 @@ def free_seat(conn, code, host_token, seat) -> None:
 
 def _check_seat(table, seat, held):
     if not held:
-        raise Forbidden("Take a seat at this table first.")
+        raise Forbidden(t("Take a seat at this table first."))
     if seat is None:
         return held[0]
     if isinstance(seat, bool) or not isinstance(seat, int) or seat not in held:
-        raise Forbidden("This phone does not hold that seat.")
+        raise Forbidden(t("This phone does not hold that seat."))
     return seat
 
 
@@ -453,11 +457,11 @@ def _parse_version(version) -> int | None:
     if version is None or version == "":
         return None
     if isinstance(version, bool):
-        raise TableError("The version must be a whole number.")
+        raise TableError(t("The version must be a whole number."))
     try:
         return int(str(version))
     except ValueError:
-        raise TableError("The version must be a whole number.") from None
+        raise TableError(t("The version must be a whole number.")) from None
 
 
 def _check_request_id(request_id):
@@ -467,7 +471,7 @@ def _check_request_id(request_id):
     if isinstance(request_id, int) and not isinstance(request_id, bool):
         request_id = str(request_id)
     if not isinstance(request_id, str) or len(request_id) > 64:
-        raise TableError("Malformed request id: send text of up to 64 characters, or a whole number.")
+        raise TableError(t("Malformed request id: send text of up to 64 characters, or a whole number."))
     return request_id
 
 
@@ -482,11 +486,13 @@ def request_key(conn, table_id: int, seat: int, action: str, params: dict) -> st
     return f"{phone}|{action}|{digest}"
 
 
-REUSED_BY_ANOTHER_PHONE = ("That request id was already used by another phone at this table: nothing "
-                           "was changed. Send each new request with a new id.")
-REUSED_FOR_ANOTHER_REQUEST = ("That request id was already used for a different request: nothing was "
-                              "changed. A retry sends the same action with the same values; a new "
-                              "request needs a new id.")
+REUSED_BY_ANOTHER_PHONE = t("That request id was already used by another phone at this table: nothing "
+                            "was changed. Send each new request with a new id.")
+REUSED_FOR_ANOTHER_REQUEST = t("That request id was already used for a different request: nothing was "
+                               "changed. A retry sends the same action with the same values; a new "
+                               "request needs a new id.")
+VERSION_MISSING = t("The version this phone saw is missing.")
+CHANGED_FIRST = t("Someone else changed the table first. Here it is as it is now.")
 
 
 def _is_retry(conn, table_id: int, request_id: str | None, key: str) -> bool:
@@ -536,11 +542,11 @@ def apply_action(conn, code, held: list[int], seat, action, raw_params, version,
         if current.snapshot.get(CLOSED):
             raise TableError(current.snapshot[CLOSED])
         if version is None:
-            raise TableError("The version this phone saw is missing.")
+            raise TableError(VERSION_MISSING)
         # Secret picks and per-player entries commute, so an older version is fine for them.
         if version != current.version and not spec.any_version:
             late = _step_over(game, current.snapshot, action, params, acting) if spec.step else None
-            raise Stale(late or "Someone else changed the table first. Here it is as it is now.")
+            raise Stale(late or CHANGED_FIRST)
         if action in timers.ACTIONS and params[timers.STAMP] != timers.stamp(current.snapshot.get("_clock")):
             raise Stale(timers.CLOCK_MOVED_ON)  # a double tap, or another phone's tap first
         at = time.time()
@@ -617,23 +623,24 @@ def undo_plan(game, table: store.TableRow, actions: list, snapshot: dict, held: 
     """The one place that decides what undo would undo: the Undo button's label and undo()
     both come from here, so the button never offers what the table then refuses."""
     if not held:
-        return UndoPlan(refusal="Take a seat at this table first.", label="Take a seat first")
+        return UndoPlan(refusal=t("Take a seat at this table first."), label=t("Take a seat first"))
     if snapshot.get(CLOSED):
-        return UndoPlan(refusal=snapshot[CLOSED], label="Recorded in the campaign")
+        return UndoPlan(refusal=snapshot[CLOSED], label=t("Recorded in the campaign"))
     moves = [row for row in actions if not row.name.startswith("_")]
     if not moves:
-        return UndoPlan(refusal="Nothing to undo: the table is as it was set up.", label="Nothing to undo yet")
+        return UndoPlan(refusal=t("Nothing to undo: the table is as it was set up."),
+                        label=t("Nothing to undo yet"))
     # The table's own lines (a withdrawn pick) are not moves: undo steps over them.
     last = moves[-1]
     spec = game.ACTIONS.get(last.name)
     if spec is not None and spec.secret and game.secret_open(snapshot, last.seat):
         name = table.players[last.seat]
-        return UndoPlan(last=last, label=f"{name}'s choice stays secret",
-                        refusal=f"{name}'s choice stays secret until everyone has chosen, so it "
-                                f"cannot be undone; {name} can change it on their own phone.")
+        return UndoPlan(last=last, label=t("{name}'s choice stays secret", name=name),
+                        refusal=t("{name}'s choice stays secret until everyone has chosen, so it "
+                                  "cannot be undone; {name} can change it on their own phone.", name=name))
     text = describe(game, last.name, last.params, last.seat, table.players)
     # The pick that opened every hand: undoing it takes the reveal back.
-    label = "The reveal: everyone chooses again" if spec is not None and spec.secret else text
+    label = t("The reveal: everyone chooses again") if spec is not None and spec.secret else text
     return UndoPlan(last=last, text=text, label=label)
 
 
@@ -687,9 +694,9 @@ def undo(conn, code, held: list[int], version, request_id=None, answered_by: str
         if _is_retry(conn, table.id, request_id, key):
             return Outcome(current.version, repeated=True)
         if version is None:
-            raise TableError("The version this phone saw is missing.")
+            raise TableError(VERSION_MISSING)
         if version != current.version:
-            raise Stale("Someone else changed the table first. Here it is as it is now.")
+            raise Stale(CHANGED_FIRST)
         actions = store.live_actions(conn, table.id)
         plan = undo_plan(game, current, actions, current.snapshot, held)
         if plan.refusal:
@@ -708,10 +715,13 @@ def undo(conn, code, held: list[int], version, request_id=None, answered_by: str
                                          request_id, key=key)
             store.mark_undone(conn, table.id, marker)
         new_version = store.save_snapshot(conn, table.id, state, answered_by)
-    text = plan.text
     if len(plan.undone) > 1:
-        text += f"; the {len(plan.undone)} choices it revealed are undone too: everyone chooses again"
-    return Outcome(new_version, events=[f"Undone: {text}"])
+        said = tn("Undone: {move}; the {count} choice it revealed is undone too: everyone chooses again",
+                  "Undone: {move}; the {count} choices it revealed are undone too: everyone chooses again",
+                  len(plan.undone), move=plan.text)
+    else:
+        said = t("Undone: {move}", move=plan.text)
+    return Outcome(new_version, events=[said])
 
 
 def _is_secret(game, row) -> bool:

@@ -19,33 +19,85 @@ pauses out. The countdown never chooses anything for anyone: when it ends, the p
 from __future__ import annotations
 
 from .games.base import ActionSpec, Param, Rejected
+from .games.words import Text, t, tc
 
 MODES = ("off", "free", "turn")
 MIN_SECONDS = 5
 MAX_SECONDS = 3600
 SECONDS_PRESETS = (30, 60, 90, 120, 180, 300)
 
-_SECONDS = Param("seconds", "int", label="Seconds", min=MIN_SECONDS, max=MAX_SECONDS)
+_SECONDS = Param("seconds", "int", label=t("Seconds"), min=MIN_SECONDS, max=MAX_SECONDS)
 # The clock state a tap acts on: the count of clock actions so far ("taps" in the clock,
 # "stamp" in its view). Like a game's step, it makes a double tap, or two phones tapping
 # Reset at once, apply once: the second names a clock state that is gone.
 STAMP = "clock"
-_STAMP = Param(STAMP, "int", label="Clock", min=0, max=10**9)
+_STAMP = Param(STAMP, "int", label=t("Clock"), min=0, max=10**9)
 
 # Timer taps from two phones at once must not refuse each other as stale when the game
 # moved on meanwhile; each one is checked against the clock state it names.
 ACTIONS: dict[str, ActionSpec] = {
     "timer_set": ActionSpec(
-        "timer_set", (Param("mode", "choice", label="Timer", choices=MODES), _SECONDS, _STAMP),
-        label="Set the timer", commutes=True, step=STAMP),
-    "timer_start": ActionSpec("timer_start", (_STAMP,), label="Start the countdown", commutes=True, step=STAMP),
-    "timer_reset": ActionSpec("timer_reset", (_STAMP,), label="Reset the countdown", commutes=True, step=STAMP),
-    "timer_pause": ActionSpec("timer_pause", (_STAMP,), label="Pause", commutes=True, step=STAMP),
-    "timer_resume": ActionSpec("timer_resume", (_STAMP,), label="Resume", commutes=True, step=STAMP),
+        "timer_set", (Param("mode", "choice", label=t("Timer"), choices=MODES), _SECONDS, _STAMP),
+        label=t("Set the timer"), commutes=True, step=STAMP),
+    "timer_start": ActionSpec("timer_start", (_STAMP,), label=t("Start the countdown"), commutes=True, step=STAMP),
+    "timer_reset": ActionSpec("timer_reset", (_STAMP,), label=t("Reset the countdown"), commutes=True, step=STAMP),
+    "timer_pause": ActionSpec("timer_pause", (_STAMP,), label=tc("clock", "Pause"), commutes=True, step=STAMP),
+    "timer_resume": ActionSpec("timer_resume", (_STAMP,), label=tc("clock", "Resume"), commutes=True, step=STAMP),
 }
 
-CLOCK_MOVED_ON = ("That tap was for the clock as it was before someone else's tap (or this "
-                  "phone's first one) changed it: nothing was changed. Here it is as it is now.")
+CLOCK_MOVED_ON = t("That tap was for the clock as it was before someone else's tap (or this "
+                   "phone's first one) changed it: nothing was changed. Here it is as it is now.")
+
+# The countdown's words for each game's timed step (its TIMER_STEP): one whole sentence each,
+# as each language says "for each turn" its own way. A step not listed reads as a turn.
+_FOR_EACH = {
+    "turn": t("Countdown: {length} for each turn."),
+    "card": t("Countdown: {length} for each card."),
+    "phase": t("Countdown: {length} for each phase."),
+    "decision": t("Countdown: {length} for each decision."),
+}
+_SET_FOR_EACH = {
+    "turn": t("{name} set a countdown of {length} for each turn."),
+    "card": t("{name} set a countdown of {length} for each card."),
+    "phase": t("{name} set a countdown of {length} for each phase."),
+    "decision": t("{name} set a countdown of {length} for each decision."),
+}
+# The setting as the new-table form and the More sheet say it.
+SETUP_LABELS = {
+    "turn": t("Countdown for each turn"),
+    "card": t("Countdown for each card"),
+    "phase": t("Countdown for each phase"),
+    "decision": t("Countdown for each decision"),
+}
+EACH_STEP = {
+    "turn": t("Each turn"),
+    "card": t("Each card"),
+    "phase": t("Each phase"),
+    "decision": t("Each decision"),
+}
+SECONDS_EACH = {
+    "turn": t("{seconds} s each turn"),
+    "card": t("{seconds} s each card"),
+    "phase": t("{seconds} s each phase"),
+    "decision": t("{seconds} s each decision"),
+}
+
+
+def _said(table: dict, step: str, **values):
+    message = table.get(step, table["turn"])
+    return Text(message.message, values)
+
+
+def setup_label(step) -> str:
+    return SETUP_LABELS.get(step, SETUP_LABELS["turn"])
+
+
+def each_step(step) -> str:
+    return EACH_STEP.get(step, EACH_STEP["turn"])
+
+
+def seconds_each(step, seconds) -> str:
+    return _said(SECONDS_EACH, step, seconds=seconds)
 
 
 def stamp(clock: dict | None) -> int:
@@ -109,7 +161,7 @@ def apply(clock: dict, action: str, params: dict, at: float, cue, game_over: boo
     """
     clock = dict(clock)
     if game_over and action != "timer_set":
-        raise Rejected("The game is over: its time is recorded.")
+        raise Rejected(t("The game is over: its time is recorded."))
     clock["taps"] = stamp(clock) + 1
     if clock["started_at"] is None:
         clock["started_at"] = at
@@ -118,38 +170,38 @@ def apply(clock: dict, action: str, params: dict, at: float, cue, game_over: boo
         clock["mode"], clock["seconds"] = params["mode"], params["seconds"]
         if clock["mode"] == "turn":
             _follow_cue(clock, cue, at, force=True)
-            return clock, f"Countdown: {_length(clock['seconds'])} for each {step}."
+            return clock, _said(_FOR_EACH, step, length=_length(clock["seconds"]))
         _restart(clock, at, running=False)
         clock["cue"], clock["cue_label"] = None, ""
         if clock["mode"] == "free":
-            return clock, f"Countdown set to {_length(clock['seconds'])}."
-        return clock, "Countdown off."
+            return clock, t("Countdown set to {length}.", length=_length(clock["seconds"]))
+        return clock, t("Countdown off.")
     if action == "timer_pause":
         if _paused(clock):
-            raise Rejected("The clock is already paused.")
+            raise Rejected(t("The clock is already paused."))
         _settle(clock, at)
         clock["paused_since"] = at
-        return clock, "Paused."
+        return clock, t("Paused.")
     if action == "timer_resume":
         if not _paused(clock):
-            raise Rejected("The clock is not paused.")
+            raise Rejected(t("The clock is not paused."))
         clock["paused_total"] += max(0.0, at - clock["paused_since"])
         clock["paused_since"] = None
         clock["since"] = at
-        return clock, "Resumed."
+        return clock, t("Resumed.")
     if clock["mode"] == "off":
-        raise Rejected("No countdown is set; choose one first.")
+        raise Rejected(t("No countdown is set; choose one first."))
     if action == "timer_start":
         if clock["mode"] == "turn" and clock["cue"] is None:
-            raise Rejected("The countdown starts by itself at the next turn.")
+            raise Rejected(t("The countdown starts by itself at the next turn."))
         if clock["running"] and _remaining(clock, at) > 0:
-            raise Rejected("The countdown is already running.")
+            raise Rejected(t("The countdown is already running."))
         _restart(clock, at, running=True)
-        return clock, f"Countdown started: {_length(clock['seconds'])}."
+        return clock, t("Countdown started: {length}.", length=_length(clock["seconds"]))
     if action == "timer_reset":
         _restart(clock, at, running=clock["mode"] == "turn" and clock["cue"] is not None)
-        return clock, "Countdown reset."
-    raise Rejected("That action does not exist in this game.")
+        return clock, t("Countdown reset.")
+    raise Rejected(t("That action does not exist in this game."))
 
 
 def _follow_cue(clock: dict, cue, at: float, force: bool = False) -> None:
@@ -213,7 +265,7 @@ def view(clock: dict | None, now: float) -> dict:
             "started": clock["running"],
             "time_up": clock["running"] and remaining <= 0,
             "run_id": clock["run_id"],
-            "label": clock["cue_label"] if clock["mode"] == "turn" else "Countdown",
+            "label": clock["cue_label"] if clock["mode"] == "turn" else t("Countdown"),
         }
     return {
         "mode": clock["mode"],
@@ -229,8 +281,11 @@ def view(clock: dict | None, now: float) -> dict:
 def _length(seconds: int) -> str:
     minutes, secs = divmod(int(seconds), 60)
     if not minutes:
-        return f"{secs} s"
-    return f"{minutes} min" if not secs else f"{minutes} min {secs:02d} s"
+        return t("{seconds} s", seconds=secs)
+    if not secs:
+        return t("{minutes} min", minutes=minutes)
+    padded = "%02d" % secs
+    return t("{minutes} min {seconds} s", minutes=minutes, seconds=padded)
 
 
 def clock_text(seconds: float | None) -> str:
@@ -243,19 +298,22 @@ def clock_text(seconds: float | None) -> str:
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
-DESCRIPTIONS = {
-    "timer_start": "started the countdown",
-    "timer_reset": "reset the countdown",
-    "timer_pause": "paused the clock",
-    "timer_resume": "resumed the clock",
-}
-
 
 def describe(action: str, params: dict, name: str, step: str = "turn") -> str:
     if action == "timer_set":
         mode = params.get("mode")
         if mode == "off":
-            return f"{name} turned the countdown off."
+            return t("{name} turned the countdown off.", name=name)
         length = _length(params.get("seconds", 0))
-        return f"{name} set a countdown of {length}" + (f" for each {step}." if mode == "turn" else ".")
-    return f"{name} {DESCRIPTIONS.get(action, action)}."
+        if mode == "turn":
+            return _said(_SET_FOR_EACH, step, name=name, length=length)
+        return t("{name} set a countdown of {length}.", name=name, length=length)
+    if action == "timer_start":
+        return t("{name} started the countdown.", name=name)
+    if action == "timer_reset":
+        return t("{name} reset the countdown.", name=name)
+    if action == "timer_pause":
+        return t("{name} paused the clock.", name=name)
+    if action == "timer_resume":
+        return t("{name} resumed the clock.", name=name)
+    return t("{name}: {action}.", name=name, action=action)

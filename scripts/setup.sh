@@ -14,3 +14,6 @@ if [ ! -f node_modules/htmx.org/dist/htmx.min.js ] || [ ! -f node_modules/htmx-e
    || [ ! -f node_modules/idiomorph/dist/idiomorph-ext.min.js ] || [ ! -f node_modules/terser/bin/terser ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
+
+# The translation catalogs compiled (the app also compiles a .po newer than its .mo in memory)
+bash scripts/catalogs.sh compile

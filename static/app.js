@@ -1,3 +1,18 @@
+// The words a player reads, in the page's language: the page gives them
+// (templates/_phone_words.html), "{name}" holes filled from `values`.
+window.forestWord = (function () {
+  var words = null;
+  return function (key, values) {
+    if (!words) {
+      var el = document.getElementById("phone-words");
+      try { words = el ? JSON.parse(el.textContent) : {}; } catch (e) { words = {}; }
+    }
+    var text = words[key] || "";
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  };
+})();
+
 // Small helpers around htmx: theme, screen wake lock, resync after sleep, polling fallback.
 (function () {
   "use strict";
@@ -168,7 +183,7 @@ document.addEventListener("input", function (event) {
       if (out) show(out, text(value));
     });
     var toggle = document.querySelector("#view [data-sound-toggle]");
-    if (toggle) show(toggle, soundOn() ? "🔔 Sound on" : "🔕 Sound off");
+    if (toggle) show(toggle, toggle.getAttribute(soundOn() ? "data-on" : "data-off") || toggle.textContent);
   }
 
   // The clock ticks four times a second but its text changes once a second at most: an
@@ -710,7 +725,7 @@ document.addEventListener("input", function (event) {
       document.dispatchEvent(new CustomEvent("forest:streamDropped"));
       if (!navigator.onLine) return rest(source);
       if (source.readyState === EventSource.CONNECTING || !handler) return;  // reconnecting itself
-      handler.call(source, navigator.onLine ? "Live updates were refused; trying again shortly" : undefined);
+      handler.call(source, navigator.onLine ? window.forestWord("refused") : undefined);
     });
     source.addEventListener("open", function () {
       document.dispatchEvent(new CustomEvent("forest:streamOpen"));
@@ -753,10 +768,10 @@ document.addEventListener("input", function (event) {
   }
   function say() {
     if (!view()) return;
-    var box = strip(), text = "", tap = unsent.length ? "“" + unsent[unsent.length - 1].label + "”" : "";
-    if (!navigator.onLine) text = "📴 Offline: " + (tap ? tap + " will be sent" : "this phone catches up") + " when the network is back.";
-    else if (tap) text = "⏳ " + tap + " not sent yet: trying again…";
-    else if (lostStream === true) text = "📡 Connection lost: reconnecting…";
+    var box = strip(), text = "", tap = unsent.length ? { label: unsent[unsent.length - 1].label } : null;
+    if (!navigator.onLine) text = tap ? window.forestWord("offline_tap", tap) : window.forestWord("offline");
+    else if (tap) text = window.forestWord("retrying", tap);
+    else if (lostStream === true) text = window.forestWord("lost");
     box.textContent = text;
     box.hidden = !text;
     document.documentElement.classList.toggle("net-down", !!text);
@@ -783,7 +798,7 @@ document.addEventListener("input", function (event) {
     } else {
       words = form.getAttribute("aria-label") || "";
     }
-    return words.replace(/\s+/g, " ").trim() || "your tap";
+    return words.replace(/\s+/g, " ").trim() || window.forestWord("your_tap");
   }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var form = formOf(event);
@@ -841,7 +856,7 @@ document.addEventListener("input", function (event) {
     if (first.tries >= RETRY_MS.length) {
       unsent.shift();
       say();
-      notice("Not sent: tap again. “" + first.label + "” did not reach the table.");
+      notice(window.forestWord("not_reached", { label: first.label }));
       return later();
     }
     timer = setTimeout(sendAgain, RETRY_MS[first.tries]);
@@ -855,7 +870,7 @@ document.addEventListener("input", function (event) {
     if (Date.now() - request.at > GIVE_UP_MS) {
       unsent.shift();
       say();
-      notice("Not sent: tap again. “" + request.label + "” was tapped too long ago to send it now.");
+      notice(window.forestWord("too_old", { label: request.label }));
       return sendAgain();
     }
     request.tries += 1;
@@ -980,7 +995,8 @@ document.addEventListener("input", function (event) {
       document.body.appendChild(pill);
     }
     var heading = card.querySelector("h1, h2, h3");
-    pill.textContent = (offBy(card) < 0 ? "↑ " : "↓ ") + "Your move" + (heading ? ": " + heading.textContent.trim() : "");
+    pill.textContent = (offBy(card) < 0 ? "↑ " : "↓ ") + (heading
+      ? window.forestWord("your_move_at", { heading: heading.textContent.trim() }) : window.forestWord("your_move"));
   }
   window.addEventListener("scroll", function () {
     // Momentum goes on after the finger has left: a scroll soon after the player's is theirs.

@@ -22,6 +22,10 @@
   var quiet = /[?&]quiet=1\b/.test(location.search);
 
   function fill(template, value) { return root.getAttribute(template).replace("CODE", value); }
+  // The live part is fetched in the page's language (opened with ?lang=, a cookie or the
+  // browser's own), so what it shows and says never changes language on the way.
+  var lang = root.getAttribute("data-lang") || "";
+  function viewUrl(value) { return fill("data-view-template", value) + (lang ? "?lang=" + encodeURIComponent(lang) : ""); }
   function current() { return box.querySelector(".screen-view"); }
   function offline(on) { root.querySelector(".sc-offline").hidden = !on; }
 
@@ -60,7 +64,9 @@
     var synth = window.speechSynthesis;
     if (quiet || !text || !synth || !window.SpeechSynthesisUtterance) return;
     var line = new window.SpeechSynthesisUtterance(text);
-    line.lang = document.documentElement.lang || "en";  // the page's language
+    // The page's language, with its region where it has a usual one (de-DE): the browser
+    // picks a voice of that language.
+    line.lang = root.getAttribute("data-speech-lang") || document.documentElement.lang || "en";
     synth.speak(line);
   }
 
@@ -160,7 +166,7 @@
     if (!code) return;
     if (fetching) { again = true; return; }
     var asked = code;
-    fetching = fetch(fill("data-view-template", code), { cache: "no-store", credentials: "same-origin" })
+    fetching = fetch(viewUrl(code), { cache: "no-store", credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (html) { offline(false); if (html !== null && asked === code) show(html, false); },
             function () { offline(true); })

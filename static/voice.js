@@ -10,23 +10,26 @@
   function on() {
     try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
   }
-  function speak(text) {
+  var pageLang = document.documentElement.lang || "en";
+  var spokenLang = pageLang;  // the say answer's tag (de-DE): the browser picks a voice of it
+  function speak(text, lang) {
     var synth = window.speechSynthesis;
     if (!text || !synth || !window.SpeechSynthesisUtterance) return;
     var line = new window.SpeechSynthesisUtterance(text);
-    line.lang = document.documentElement.lang || "en";
+    line.lang = lang || spokenLang;
     synth.speak(line);
   }
+  // The switch's two captions come from the page, in its language (data-voice-on/-off).
   function labels() {
     document.querySelectorAll("[data-voice-toggle]").forEach(function (button) {
-      var text = on() ? "🗣 Steps read aloud: on" : "🗣 Steps read aloud: off";
-      if (button.textContent !== text) button.textContent = text;
+      var text = button.getAttribute(on() ? "data-voice-on" : "data-voice-off");
+      if (text && button.textContent !== text) button.textContent = text;
     });
   }
   function sayUrl() {
     var live = document.getElementById("live");
     var url = live && live.getAttribute("data-view-url");
-    return url ? url.replace(/\/view$/, "/screen/say") : null;
+    return url ? url.replace(/\/view$/, "/screen/say") + "?lang=" + encodeURIComponent(pageLang) : null;
   }
   function shownVersion() {
     var el = document.querySelector("#view [data-version]");
@@ -45,6 +48,7 @@
         asking = false;
         if (!found) return;
         checked = found.version;
+        if (found.lang) spokenLang = found.lang;
         found.lines.forEach(function (line) {
           if (heard[line.key]) return;
           heard[line.key] = true;
@@ -68,10 +72,11 @@
     }
     var button = target.closest && target.closest("[data-speak]");
     if (!button) return;
-    if (button.hasAttribute("data-speak-text")) { speak(button.getAttribute("data-speak-text")); return; }
+    var lang = button.getAttribute("data-speech-lang");
+    if (button.hasAttribute("data-speak-text")) { speak(button.getAttribute("data-speak-text"), lang); return; }
     var said = button.parentNode.cloneNode(true);
     said.querySelectorAll("[data-speak]").forEach(function (el) { el.remove(); });
-    speak(said.textContent.replace(/\s+/g, " ").trim());
+    speak(said.textContent.replace(/\s+/g, " ").trim(), lang);
   }
   document.addEventListener("click", function (event) { tapped(event.target); });
   document.addEventListener("htmx:afterSettle", function () { labels(); check(false); });

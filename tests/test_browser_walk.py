@@ -1,19 +1,53 @@
-"""Each game played to its end by taps on three or four phones at 390x844, every phase of it:
+"""Each game played to its end by taps on three or four phones at 390x844, every phase of it,
+in the pseudo-locale (every message bracketed, accented and a third longer than English):
 after every live update the phone whose step it is has it in its first screen, focus is on no
-control the player did not touch, no request failed and nothing was logged as an error; each
-phase's screen passes axe-core in both themes (tests/walk.py)."""
+control the player did not touch, no request failed and nothing was logged as an error, no
+text a player reads is English that skipped the catalogs, and nothing is wider than the phone
+or cut off; each phase's screen passes axe-core in both themes (tests/walk.py). The controls
+are found by their English, as the pseudo-locale shows it (`tests/pseudo.say`)."""
 
 import re
 
 import pytest
 
 from .board_checks import open_panel
+from companion.web import i18n
+
 from .browser import browser, live_server, phones, shot  # noqa: F401  (fixtures)
-from .test_browser_table import create_wicked_forest, join
+from .pseudo import say
 from .walk import Walk, axe
 
 pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
+
+
+@pytest.fixture
+def phones_in_pseudo(phones, live_server):
+    """phones(n), each reading the app in the pseudo-locale (its language cookie set)."""
+    def make(n):
+        pages = phones(n)
+        for page in pages:
+            page.context.add_cookies([{"name": i18n.COOKIE, "value": i18n.PSEUDO, "url": live_server}])
+        return pages
+    return make
+
+
+def create_wicked_forest(page, base, players, leader="0"):
+    page.goto(base + "/")
+    page.get_by_role("link", name=re.compile("The Wicked Forest")).click()
+    for i, name in enumerate(players):
+        page.get_by_label(say(f"Player {i + 1}", exact=True)).fill(name)
+    page.get_by_label(say("First leader")).select_option(leader)
+    page.get_by_role("button", name=say("Create the table")).click()
+    return page.locator(".code-big").first.inner_text().strip()
+
+
+def join(page, base, code, name):
+    page.goto(base + "/")
+    page.get_by_label(say("Table code")).fill(code.lower())
+    page.get_by_role("button", name=say("Join", exact=True)).click()
+    page.get_by_role("button", name=say(f"I am {name}")).click()
+    expect(page.locator(".seat-chip.mine")).to_contain_text(name)
 
 
 def card(page):
@@ -24,7 +58,7 @@ def holder(pages, name, start=0):
     """The phone, taking turns from `start`, whose main card offers the button `name`."""
     for i in range(len(pages)):
         page = pages[(start + i) % len(pages)]
-        if card(page).get_by_role("button", name=name).count():
+        if card(page).get_by_role("button", name=say(name)).count():
             return page
     return None
 
@@ -34,27 +68,38 @@ def after_game_pages(walk, page, code):
     page.goto(f"{walk.base}/history/table/{code}")
     expect(page.locator("main")).to_be_visible()
     axe(page, f"{walk.prefix}: the game in the history")
+    walk.assert_translated(page)
     page.goto(f"{walk.base}/history/stats")
     axe(page, f"{walk.prefix}: the stats")
+    walk.assert_translated(page)
+    page.goto(f"{walk.base}/t/{code}/log")
+    walk.assert_translated(page)
 
 
-def test_the_wicked_forest_walked_to_its_final_tally(live_server, phones):
-    ana, ben, cara = everyone = phones(3)
+def test_the_wicked_forest_walked_to_its_final_tally(live_server, phones_in_pseudo):
+    ana, ben, cara = everyone = phones_in_pseudo(3)
     code = create_wicked_forest(ana, live_server, ["Ana", "Ben", "Cara"], leader="0")
-    ana.get_by_role("button", name="I am Ana").click()
+    ana.get_by_role("button", name=say("I am Ana")).click()
     join(ben, live_server, code, "Ben")
     join(cara, live_server, code, "Cara")
     walk = Walk(live_server, everyone, ["Ana", "Ben", "Cara"], "walk-wf")
     walk.arrived()
+    # The More sheet (seats, last moves, the clock and its countdown setting, the language
+    # menu) opened, read and closed again, as a player glances at it.
+    more = ana.locator("details.more > summary")
+    more.click()
+    expect(ana.locator("details.more .sheet")).to_be_visible()
+    walk.assert_translated(ana)
+    more.click()
 
     # Round 1: a card, the secret choices, a returner's Crystallization on her main card.
     walk.tap(ana, "3 Flowers, no Witch")
     walk.tap(ana, re.compile("Stay"))
     walk.tap(ben, re.compile("Stay"))
     walk.tap(cara, re.compile("Return"))
-    expect(card(cara).locator("h2")).to_have_text("Cara, what did you crystallize?")
+    expect(card(cara).locator("h2")).to_have_text(say("Cara, what did you crystallize?", exact=True))
     shot(cara, "walk-wf-01-crystallization-on-the-main-card")
-    cara.get_by_role("spinbutton", name="Magic on it").fill("3")
+    cara.get_by_role("spinbutton", name=say("Magic on it")).fill("3")
     walk.tap(cara, "Magic Crystal Card")
     walk.tap(cara, "Cara is done crystallizing")
     walk.tap(ben, "Witch and 0 Flowers")
@@ -62,7 +107,7 @@ def test_the_wicked_forest_walked_to_its_final_tally(live_server, phones):
     walk.tap(ben, re.compile("Stay"))
     walk.tap(ana, "Ana is done crystallizing")
     walk.tap(ben, "Witch and 1 Flower")  # the second Witch: Ben is out, the round's End Phase
-    expect(card(ana).locator("h2")).to_have_text("Exploration is over: Crystallization")
+    expect(card(ana).locator("h2")).to_have_text(say("Exploration is over: Crystallization", exact=True))
 
     # The draw pile has run out twice (corrected in its panel): round 2 is the final round.
     ana.locator("#wf-piles > summary").click()
@@ -70,7 +115,7 @@ def test_the_wicked_forest_walked_to_its_final_tally(live_server, phones):
         walk.tap(ana, "Run-outs plus one")
     walk.tap(cara, "Start round 2")
     for page in everyone:
-        expect(page.locator(".wf-final")).to_contain_text("Final round")
+        expect(page.locator(".wf-final")).to_contain_text(say("Final round"))
     walk.tap(ana, "Ana: done preparing")
     walk.tap(cara, "Cara: done preparing")
     walk.tap(ben, "Start Exploration now")
@@ -79,21 +124,21 @@ def test_the_wicked_forest_walked_to_its_final_tally(live_server, phones):
         walk.tap(page, re.compile("Return"))
 
     # The final tally: the returners crystallize, then the players confirm it.
-    expect(card(ben).locator("h2")).to_contain_text("what did you crystallize?")
+    expect(card(ben).locator("h2")).to_contain_text(say("what did you crystallize?"))
     for page, name in ((ana, "Ana"), (ben, "Ben"), (cara, "Cara")):
         walk.tap(page, f"{name} is done crystallizing")
-    expect(card(ben).locator("h2")).to_have_text("Final tally: check, then confirm")
+    expect(card(ben).locator("h2")).to_have_text(say("Final tally: check, then confirm", exact=True))
     walk.tap(ben, "Confirm the final tally")
     for page in everyone:
-        expect(card(page).locator("h2")).to_contain_text("Cara wins")
-        walk.in_first_screen(page, card(page).get_by_role("button", name=re.compile("^Rematch")))
+        expect(card(page).locator("h2")).to_contain_text(say("Cara wins"))
+        walk.in_first_screen(page, card(page).get_by_role("button", name=say(re.compile("^Rematch"))))
     shot(ana, "walk-wf-02-finished-with-rematch")
     walk.finish()
 
     # Rematch: Ana's tap makes the table; Ben's phone offers his seat there in its first screen.
-    ana.get_by_role("button", name=re.compile("^Rematch")).click()
+    ana.get_by_role("button", name=say(re.compile("^Rematch"))).click()
     expect(ana).to_have_url(re.compile(r"/t/(?!" + code + r")[A-Z0-9]+$"))
-    expect(ben.get_by_role("button", name=re.compile("Join the rematch as Ben"))).to_be_visible()
+    expect(ben.get_by_role("button", name=say(re.compile("Join the rematch as Ben")))).to_be_visible()
     walk.check(ben)
     after_game_pages(walk, cara, code)
 
@@ -103,11 +148,11 @@ def explorers_table(base, pages, names, heroes):
     host = pages[0]
     host.goto(base + "/new/explorers-of-the-woodlands")
     for i, (name, hero) in enumerate(zip(names, heroes), start=1):
-        host.get_by_label(f"Player {i}", exact=True).fill(name)
-        host.get_by_label(f"Player {i}'s Hero").select_option(hero)
-    host.get_by_role("button", name="Create the table").click()
+        host.get_by_label(say(f"Player {i}", exact=True)).fill(name)
+        host.get_by_label(say(f"Player {i}'s Hero")).select_option(hero)
+    host.get_by_role("button", name=say("Create the table")).click()
     code = host.locator(".code-big").first.inner_text().strip()
-    host.get_by_role("button", name=f"I am {names[0]}").click()
+    host.get_by_role("button", name=say(f"I am {names[0]}")).click()
     for page, name in zip(pages[1:], names[1:]):
         join(page, base, code, name)
     return code
@@ -118,8 +163,8 @@ def growth(walk, pages, names):
         walk.tap(page, re.compile(f"^{name} placed a tile"))
 
 
-def test_explorers_walked_to_the_boss_defeated(live_server, phones):
-    ana, ben, cara = everyone = phones(3)
+def test_explorers_walked_to_the_boss_defeated(live_server, phones_in_pseudo):
+    ana, ben, cara = everyone = phones_in_pseudo(3)
     names = ["Ana", "Ben", "Cara"]
     code = explorers_table(live_server, everyone, names, ["xylia", "klethor", "shavi"])
     walk = Walk(live_server, everyone, names, "walk-ex")
@@ -130,37 +175,37 @@ def test_explorers_walked_to_the_boss_defeated(live_server, phones):
     walk.tap(ana, re.compile("^🧭 High-Risk Movement"))
     walk.tap(ana, "Xylia Concentration off")
     ana.locator("#ex-boss > summary").click()
-    ana.get_by_label("Which Boss").select_option("grimnor")
-    ana.get_by_label("Spaces on the threat track").fill("9")
+    ana.get_by_label(say("Which Boss")).select_option("grimnor")
+    ana.get_by_label(say("Spaces on the threat track")).fill("9")
     walk.tap(ana, "Reveal the Boss")
     walk.tap(ana, re.compile("^End turn"))
     # Klethor fights on his turn card, with the Boss out.
-    expect(card(ben).get_by_role("button", name=re.compile("Boss defeated Grimnor"))).to_be_visible()
+    expect(card(ben).get_by_role("button", name=say(re.compile("Boss defeated Grimnor")))).to_be_visible()
     shot(ben, "walk-ex-01-monster-and-boss-on-the-turn-card")
     walk.tap(ben, "Defeated a Mushroom")
     walk.tap(ben, re.compile("^End turn"))
     walk.tap(cara, re.compile("^End turn"))
-    expect(card(ana)).to_contain_text("Round 1 is played")
+    expect(card(ana)).to_contain_text(say("Round 1 is played"))
     walk.tap(ana, re.compile("^End round"))
     growth(walk, everyone, names)
     walk.tap(ana, re.compile("Boss defeated Grimnor"))
     for page in everyone:
-        expect(card(page).locator(".ex-result-title")).to_have_text("🏆 Victory!")
+        expect(card(page).locator(".ex-result-title")).to_have_text(say("🏆 Victory!", exact=True))
     shot(cara, "walk-ex-02-victory")
     walk.finish()
     after_game_pages(walk, cara, code)
 
 
-def test_the_mysterious_forest_walked_from_setup_to_the_queen(live_server, phones):
-    ana, ben, cara = everyone = phones(3)
+def test_the_mysterious_forest_walked_from_setup_to_the_queen(live_server, phones_in_pseudo):
+    ana, ben, cara = everyone = phones_in_pseudo(3)
     names = ["Ana", "Ben", "Cara"]
     ana.goto(live_server + "/new/mysterious-forest")
     for i, name in enumerate(names):
-        ana.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-    ana.get_by_label("First player").select_option("0")
-    ana.get_by_role("button", name="Create the table").click()
+        ana.get_by_label(say(f"Player {i + 1}", exact=True)).fill(name)
+    ana.get_by_label(say("First player")).select_option("0")
+    ana.get_by_role("button", name=say("Create the table")).click()
     code = ana.locator(".code-big").first.inner_text().strip()
-    ana.get_by_role("button", name="I am Ana").click()
+    ana.get_by_role("button", name=say("I am Ana")).click()
     join(ben, live_server, code, "Ben")
     join(cara, live_server, code, "Cara")
     walk = Walk(live_server, everyone, names, "walk-mf")
@@ -187,22 +232,22 @@ def test_the_mysterious_forest_walked_from_setup_to_the_queen(live_server, phone
         assert seen < 20, walk.walked
     walk.tap(ben, re.compile("^We beat the Queen"))
     for page in everyone:
-        expect(card(page).locator("h2")).to_have_text("You did it!")
-        walk.in_first_screen(page, card(page).get_by_role("button", name=re.compile("Play again")))
+        expect(card(page).locator("h2")).to_have_text(say("You did it!", exact=True))
+        walk.in_first_screen(page, card(page).get_by_role("button", name=say(re.compile("Play again"))))
     walk.finish()
     after_game_pages(walk, ana, code)
 
 
-def test_woodland_wizards_walked_through_four_rounds(live_server, phones):
-    ana, ben, cara = everyone = phones(3)
+def test_woodland_wizards_walked_through_four_rounds(live_server, phones_in_pseudo):
+    ana, ben, cara = everyone = phones_in_pseudo(3)
     names = ["Ana", "Ben", "Cara"]
     ana.goto(live_server + "/new/woodland-wizards")
     for i, name in enumerate(names):
-        ana.get_by_label(f"Player {i + 1}", exact=True).fill(name)
-    ana.get_by_label("First starting player").select_option("0")
-    ana.get_by_role("button", name="Create the table").click()
+        ana.get_by_label(say(f"Player {i + 1}", exact=True)).fill(name)
+    ana.get_by_label(say("First starting player")).select_option("0")
+    ana.get_by_role("button", name=say("Create the table")).click()
     code = ana.locator(".code-big").first.inner_text().strip()
-    ana.get_by_role("button", name="I am Ana").click()
+    ana.get_by_role("button", name=say("I am Ana")).click()
     join(ben, live_server, code, "Ben")
     join(cara, live_server, code, "Cara")
     walk = Walk(live_server, everyone, names, "walk-ww")
@@ -211,7 +256,7 @@ def test_woodland_wizards_walked_through_four_rounds(live_server, phones):
         # Wandering: from the starting player round the table.
         for step in range(3):
             page = next(p for p in everyone
-                        if card(p).get_by_role("button", name=re.compile("drew and played: ")).count())
+                        if card(p).get_by_role("button", name=say(re.compile("drew and played: "))).count())
             walk.tap(page, re.compile("drew and played: "))
         walk.tap(everyone[round_ % 3], re.compile("^Next: Boost"))
         if round_ in (0, 3):  # a boost and a second Boost round; the middle rounds all pass at once
@@ -233,35 +278,35 @@ def test_woodland_wizards_walked_through_four_rounds(live_server, phones):
             if form is None:
                 break
             creature = card(form).locator("form.creature").first
-            creature.get_by_label(re.compile("creature value")).fill("4")
+            creature.get_by_label(say(re.compile("creature value"))).fill("4")
             walk.tap(form, re.compile("^Add to"), within=creature)
         nxt = re.compile("^(Clean up and start round|Final scores)")
-        page = next(p for p in everyone if card(p).get_by_role("button", name=nxt).count())
+        page = next(p for p in everyone if card(p).get_by_role("button", name=say(nxt)).count())
         walk.tap(page, nxt)
     for page in everyone:
-        expect(card(page).locator(".ww-verdict")).to_contain_text("wins")
+        expect(card(page).locator(".ww-verdict")).to_contain_text(say("wins"))
     shot(ben, "walk-ww-01-final")
     walk.finish()
     after_game_pages(walk, ben, code)
 
 
-def test_a_campaign_chapter_walked_to_its_victory_and_the_next_chapter(live_server, phones):
-    ana, ben, cara = everyone = phones(3)
+def test_a_campaign_chapter_walked_to_its_victory_and_the_next_chapter(live_server, phones_in_pseudo):
+    ana, ben, cara = everyone = phones_in_pseudo(3)
     names = ["Ana", "Ben", "Cara"]
     ana.goto(live_server + "/campaigns")
-    ana.get_by_label("Campaign name").fill("Walk Woods")
+    ana.get_by_label(say("Campaign name")).fill("Walk Woods")
     for i, (name, hero) in enumerate(zip(names, ("xylia", "klethor", "shavi")), start=1):
-        ana.get_by_label(f"Player {i}", exact=True).fill(name)
-        ana.get_by_label(f"Player {i}'s Hero").select_option(hero)
-    ana.get_by_role("button", name="Begin the campaign").click()
+        ana.get_by_label(say(f"Player {i}", exact=True)).fill(name)
+        ana.get_by_label(say(f"Player {i}'s Hero")).select_option(hero)
+    ana.get_by_role("button", name=say("Begin the campaign")).click()
     campaign = ana.url
     axe(ana, "walk-camp: a new campaign's page")
-    ana.get_by_role("button", name=re.compile("Start chapter 1")).click()
+    ana.get_by_role("button", name=say(re.compile("Start chapter 1"))).click()
     code = ana.locator(".code-big").first.inner_text().strip()
-    ana.get_by_role("button", name="I am Ana").click()
+    ana.get_by_role("button", name=say("I am Ana")).click()
     join(ben, live_server, code, "Ben")
     join(cara, live_server, code, "Cara")
-    walk = Walk(live_server, everyone, names, "walk-camp")
+    walk = Walk(live_server, everyone, names, "walk-camp", allowed=["Walk Woods"])
     walk.arrived()
     growth(walk, everyone, names)
 
@@ -280,24 +325,26 @@ def test_a_campaign_chapter_walked_to_its_victory_and_the_next_chapter(live_serv
     for _ in range(2):
         walk.tap(cara, "Xylia concocts a potion")
     # The ambush: its Monsters defeated one by one, then the victory card with its tally.
-    campfire = cara.get_by_role("button", name="Monsters on the Campfire minus one")
+    campfire = cara.get_by_role("button", name=say("Monsters on the Campfire minus one"))
     while campfire.count():
         walk.tap(cara, "Monsters on the Campfire minus one")
     for page in everyone:
-        expect(card(page).locator(".ex-result-title")).to_have_text("🏆 Victory!")
+        expect(card(page).locator(".ex-result-title")).to_have_text(say("🏆 Victory!", exact=True))
     walk.tap(ben, "Snakes of the chapter plus one")
     shot(ben, "walk-camp-01-tally-on-the-victory-card")
     walk.finish()
 
     # Confirmed: the campaign page; chapter 2 started there; the others go on in one tap.
-    ana.get_by_role("button", name="Confirm the end of the chapter").click()
-    expect(ana.locator(".camp-awakens-last")).to_contain_text("Snakes were defeated most")
+    ana.get_by_role("button", name=say("Confirm the end of the chapter")).click()
+    expect(ana.locator(".camp-awakens-last")).to_contain_text(say("Snakes were defeated most"))
     axe(ana, "walk-camp: the campaign page after chapter 1")
-    ana.get_by_role("button", name=re.compile("Start chapter 2")).click()
+    walk.assert_translated(ana)
+    ana.get_by_role("button", name=say(re.compile("Start chapter 2"))).click()
     for page, name in ((ben, "Ben"), (cara, "Cara")):
-        go_on = card(page).get_by_role("button", name=re.compile(f"Go on to chapter 2 as {name}"))
+        go_on = card(page).get_by_role("button", name=say(re.compile(f"Go on to chapter 2 as {name}")))
         walk.in_first_screen(page, go_on)
     go_on.click()
-    expect(cara.locator(".quest-title")).to_have_text("Tree of Life (part 1)")
+    expect(cara.locator(".quest-title")).to_have_text(say("Tree of Life (part 1)", exact=True))
     ana.goto(campaign)
     axe(ana, "walk-camp: the campaign page during chapter 2")
+    walk.assert_translated(ana)

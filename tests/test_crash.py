@@ -56,7 +56,7 @@ class AppProcess:
             self.proc = subprocess.Popen(
                 [sys.executable, "app.py", "--host", "127.0.0.1", "--port", str(self.port)],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 60  # a loaded machine: the app builds its assets at start
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 pytest.fail(f"app.py exited with {self.proc.returncode}:\n{self.log_path.read_text()}")
@@ -66,7 +66,7 @@ class AppProcess:
                         return
             except (urllib.error.URLError, OSError):
                 time.sleep(0.05)
-        pytest.fail(f"app.py did not answer within 15 s:\n{self.log_path.read_text()}")
+        pytest.fail(f"app.py did not answer within 60 s:\n{self.log_path.read_text()}")
 
     def kill(self) -> None:
         """kill -9: no shutdown code runs, as when the machine's power goes."""

@@ -762,7 +762,10 @@ def test_chapter_1_taking_the_ambush_back_keeps_monsters_that_were_there_before(
     assert "(2 Monsters left on the Campfire)" in state["events"][-1]
     state = act(state, "quest", counter="potions", value=1)
     assert state["quest"]["ambushed"] is False and state["quest"]["campfire_monsters"] == 2
-    assert camp.plural_monster(1) == "1 Monster"
+    state = act(state, "quest", counter="potions", value=2)
+    state = act(state, "quest", counter="campfire_monsters", value=4)
+    state = act(state, "quest", counter="potions", value=0)
+    assert "(1 Monster left on the Campfire)" in state["events"][-1]
 
 
 def test_a_chapter_1_table_saved_before_the_take_back_knows_its_ambush():

@@ -285,21 +285,22 @@ def test_a_loki_die_is_never_rolled_again_when_the_loki_stack_runs_short():
         state = act(state, "pack", took="two_loki")
     assert mf.view(state, None)["loki_in_stack"] == 1
     state = act(state, "pack", took="two_loki")
-    assert state["events"][0] == (
-        "Ana rolled and took 2 Loki (two Lokis rolled: two Loki tokens), but only 1 Loki token "
-        "was left in the stack, so that Loki brings nothing (a Loki die is never rolled again). "
-        "Backpack: 11 of 40 spaces filled.")
+    assert state["events"][:3] == [
+        "Ana rolled and took 2 Loki (two Lokis rolled: two Loki tokens).",
+        "Only 1 Loki token was left in the stack, so that Loki brings nothing (a Loki die is never "
+        "rolled again).",
+        "Backpack: 11 of 40 spaces filled."]
     view = mf.view(state, None)
     assert (view["loki_in_stack"], view["loki_packed"], view["backpack_filled"]) == (0, 11, 11)
     assert view["rolls"][-1]["loki"] == 1 and view["rolls"][-1]["equipment"] == 0
     # One Loki with the stack empty: the Equipment of the players' choice still comes.
     state = act(state, "pack", took="loki_equipment")
-    assert "no Loki token was left in the stack, so that Loki brings nothing" in state["events"][0]
+    assert "No Loki token was left in the stack, so that Loki brings nothing" in state["events"][1]
     assert mf.backpack_filled(state) == 12 and mf.loki_packed(state) == 11
     # Two Lokis with the stack empty bring nothing; the next player rolls.
     state = act(state, "pack", took="two_loki")
-    assert "so those Lokis bring nothing" in state["events"][0]
-    assert mf.backpack_filled(state) == 12 and state["events"][1] == "Next to roll: Ana."
+    assert "so those Lokis bring nothing" in state["events"][1]
+    assert mf.backpack_filled(state) == 12 and state["events"][3] == "Next to roll: Ana."
     while state["phase"] == mf.PHASE_PACKING:
         state = act(state, "pack", took="equipment")
     assert len(state["rolls"]) == 6 + 14
@@ -314,7 +315,7 @@ def test_a_roll_bringing_more_than_the_spaces_left_fills_what_is_left():
         state = act(state, "pack", took="two_loki")
     assert mf.backpack_filled(state) == 11  # the fourth roll found one Loki token
     state = act(state, "pack", took="equipment")
-    assert "but the Backpack had room for 1 only." in state["events"][0]
+    assert "The Backpack had room for 1 only." == state["events"][1]
     assert state["phase"] == mf.PHASE_EXPEDITION and mf.backpack_filled(state) == 12
 
 
@@ -435,15 +436,15 @@ def test_a_loki_token_used_says_what_its_power_does():
     state = packed(new_game(level="standard", backpack=10))  # 4 Loki in the Backpack
     state = act(state, "use_loki", power=1)
     assert state["events"] == [
-        "Loki token used on card 1, Power 1. Power 1: choose one of the Equipment shown on the "
-        "Loki token and put it in your Backpack. Then put the Loki token back in the Reserve. "
+        "Loki token used on card 1, Power 1.", "Power 1: choose one of the Equipment shown on the "
+        "Loki token and put it in your Backpack.", "Then put the Loki token back in the Reserve.",
         "3 Loki tokens left in the Backpack."]
     state = act(state, "use_loki", power=2)
     assert state["events"] == [
-        "Loki token used on card 1, Power 2. Power 2: exchange an Equipment in your Backpack with "
-        "one in the Reserve. Only Loki tokens in your Backpack? Then exchange this Loki token with "
-        "an Equipment of your choice in the Reserve. Then put the Loki token back in the "
-        "Reserve. 2 Loki tokens left in the Backpack."]
+        "Loki token used on card 1, Power 2.", "Power 2: exchange an Equipment in your Backpack with "
+        "one in the Reserve.", "Only Loki tokens in your Backpack? Then exchange this Loki token with "
+        "an Equipment of your choice in the Reserve.", "Then put the Loki token back in the "
+        "Reserve.", "2 Loki tokens left in the Backpack."]
     view = mf.view(state, None)
     assert view["loki_now"] == {
         "card": 1, "power": 2, "said": "Power 2, an Equipment of the Backpack exchanged with one "
@@ -452,10 +453,10 @@ def test_a_loki_token_used_says_what_its_power_does():
     assert [use["power"] for use in view["loki_uses"]] == [1, 2]
     # A token used without saying its power: both powers and the special case are explained.
     state = act(state, "use_loki")
-    assert state["events"][0].startswith("Loki token used on card 1. Turn it over: it shows one "
-                                         "of 2 powers. Power 1: choose")
+    assert state["events"][:3] == ["Loki token used on card 1.", "Turn it over: it shows one of 2 powers.",
+                                   mf.LOKI_POWERS[1]]
     assert ("Only Loki tokens in your Backpack? Then, with Power 2, exchange this Loki token with "
-            "an Equipment of your choice in the Reserve.") in state["events"][0]
+            "an Equipment of your choice in the Reserve.") in state["events"]
     assert "Loki's power: 3 is above the highest allowed, 2." == refused(state, "use_loki", power=3)
     # Taking a token back forgets its power; walking on leaves the explanation behind.
     state = act(state, "return_loki")
@@ -767,6 +768,6 @@ def test_an_odd_backpack_is_filled_by_a_last_roll_that_fills_the_one_space_left(
     state = act(state, "pack", took="loki_equipment")
     assert state["phase"] == mf.PHASE_PACKING and mf.view(state, None)["backpack_left"] == 1
     state = act(state, "pack", took="equipment")
-    assert "but the Backpack had room for 1 only." in state["events"][0]
+    assert "The Backpack had room for 1 only." == state["events"][1]
     assert state["phase"] == mf.PHASE_EXPEDITION and mf.backpack_filled(state) == 9
     assert mf.roll_fills(state)[-1] == {"loki": 0, "equipment": 1, "no_token": 0, "no_room": 1}

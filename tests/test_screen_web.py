@@ -145,7 +145,7 @@ def test_every_sentence_is_whole_with_named_placeholders():
     """Ready for gettext: a sentence is one string, its blanks named, never glued from parts."""
     for key, text in voice.SENTENCES.items():
         assert not re.search(r"%[sd]|\{\}", text), key
-        names = re.findall(r"%\((\w+)\)s", text)
+        names = re.findall(r"\{(\w+)\}", text)
         assert voice.say(key, **{name: "X" for name in names}) if names else voice.say(key)
 
 

@@ -10,6 +10,10 @@ export. After every step, everything a phone that does not own a diverging pick 
 must be byte-identical between the twins; and each twin's stored state is the fold of its
 live log.
 
+The phones read in different languages (German, French, Spanish, English and the
+pseudo-locale, each phone its own, the same in both twins): a translation must never tell a
+pick either, by a grammatical form or by its length.
+
 Before every pick that would open the hands, both twins first set the diverging picks to the
 same value (a change of mind in the second twin), so the reveals, and everything after them,
 agree.
@@ -31,7 +35,7 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, p
 
 from companion import create_app, live, store, tables
 from companion.games import GAMES, get_game
-from companion.web import pages
+from companion.web import i18n, pages
 from companion.web.limits import limiter
 
 from .helpers import name_step
@@ -44,7 +48,9 @@ NAMES = ["Ana", "Ben", "Cara", "Dan", "Eli"]
 FLIP = {"stay": "return", "return": "stay"}
 ORIGIN = {"Origin": "http://localhost"}
 HX = {"HX-Request": "true"}
-FIGURES = {"steps": 0, "reads": 0, "compared": 0, "routes": set(), "observers": 0,
+# Each new phone's language, in turn: the same phone reads the same language in both twins.
+LANGUAGES = ["de", "fr", "es", "en", "en_XA"]
+FIGURES = {"languages": set(), "steps": 0, "reads": 0, "compared": 0, "routes": set(), "observers": 0,
            "withdrawn": 0, "dropped": 0, "examples": 0, "changes": 0, "rematches": 0}
 
 
@@ -86,7 +92,9 @@ class Twin:
 
     def phone(self, name):
         if name not in self.phones:
-            self.phones[name] = self.app.test_client()
+            client = self.app.test_client()
+            client.set_cookie(i18n.COOKIE, LANGUAGES[len(self.phones) % len(LANGUAGES)])
+            self.phones[name] = client
         return self.phones[name]
 
     def table(self):
@@ -559,10 +567,12 @@ class TwinTables(RuleBasedStateMachine):
         the cookie it opened with; the page opens it again when the cookie changes."""
         cookie = twin.phone(name).get_cookie("forest_table")
         cookie = cookie.value if cookie else ""
+        language = twin.phone(name).get_cookie(i18n.COOKIE).value
+        FIGURES["languages"].add(language)
         opened = self.streams.get((id(twin), name))
         if opened is None or opened[0] != cookie:
-            with twin.app.test_request_context(f"/t/{CODE}/events?views=1",
-                                               headers={"Cookie": f"forest_table={cookie}"}):
+            with twin.app.test_request_context(
+                    f"/t/{CODE}/events?views=1", headers={"Cookie": f"forest_table={cookie}; {i18n.COOKIE}={language}"}):
                 opened = self.streams[(id(twin), name)] = (cookie, pages._view_pusher(CODE))
         event = normalise(live.chunk_text(live.view_event(opened[1]())))
         FIGURES["changes"] += event.startswith("event: view\ndata: ~")
@@ -603,6 +613,7 @@ def test_twin_tables(fake_clock, game_id):
                 "rematches"):
         FIGURES[key] = 0
     FIGURES["routes"] = set()
+    FIGURES["languages"] = set()
     run_state_machine_as_test(machine, settings=settings(
         max_examples=int(os.environ.get("TWIN_EXAMPLES", EXAMPLES.get(game_id, 5))), stateful_step_count=25, deadline=None,
         derandomize=True, database=None,
@@ -613,7 +624,9 @@ def test_twin_tables(fake_clock, game_id):
           f"{FIGURES['reads']} reads of {len(FIGURES['routes'])} routes by up to "
           f"{FIGURES['observers']} observer phones, {FIGURES['compared']} answers compared; "
           f"{FIGURES['withdrawn']} picks withdrawn by a freed seat, {FIGURES['dropped']} dropped unseen; "
-          f"{FIGURES['changes']} pushed views compared as changes; {FIGURES['rematches']} rematches")
+          f"{FIGURES['changes']} pushed views compared as changes; {FIGURES['rematches']} rematches; "
+          f"observers reading in {sorted(FIGURES['languages'])}")
     assert FIGURES["compared"] > 0 and FIGURES["changes"] > 0
+    assert len(FIGURES["languages"]) >= 3
     if game_id == "wicked-forest":
         assert FIGURES["withdrawn"] > 0 and FIGURES["dropped"] > 0 and FIGURES["rematches"] > 0

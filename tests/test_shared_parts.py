@@ -19,7 +19,7 @@ from jinja2 import ChoiceLoader, DictLoader, UndefinedError
 from companion import create_app, store, tables
 from companion.db import get_db
 from companion.games import get_game
-from companion.web import shared_parts
+from companion.web import i18n, shared_parts
 from companion.web.limits import limiter
 
 from .test_fuzz_api import OPTIONS, PROGRESS, valid_value
@@ -95,6 +95,30 @@ def test_a_shared_part_is_rendered_once_per_version_for_every_seated_phone(tmp_p
     html = fetched(watcher, code)
     assert cache.renders - before == 3 * per_version
     assert "set_draw_pile" not in html and "Draw pile" in html
+
+
+def test_a_shared_part_is_rendered_once_per_version_for_each_language_in_use(tmp_path):
+    """A table of four phones in three languages: each part is rendered once per language,
+    each phone gets it in its own, and a one-language table renders it once, as before."""
+    app = make_app(tmp_path)
+    code, phones = seated_table(app)
+    for phone, language in zip(phones, ["de", "fr", "de", "es"]):
+        phone.set_cookie(i18n.COOKIE, language)
+    cache = shared_parts.cache_of(app)
+    cache.clear()
+    before = cache.renders
+    pages = [fetched(phone, code) for phone in phones]
+    per_language = (cache.renders - before) // 3
+    assert per_language >= 2 and cache.renders - before == 3 * per_language
+    glance = {code_: i18n.language(code_).gettext("The table at a glance") for code_ in ("de", "fr", "es")}
+    assert len(set(glance.values())) == 3 and "The table at a glance" not in glance.values()
+    for page, language in zip(pages, ["de", "fr", "de", "es"]):
+        assert glance[language] in page
+        assert all(glance[other] not in page for other in glance if other != language)
+    assert post_move(phones[1], code, "set_draw_pile", {"count": 20}).status_code == 200
+    for phone in phones:
+        fetched(phone, code)
+    assert cache.renders - before == 6 * per_language
 
 
 def test_shared_forms_carry_no_seat_and_act_for_the_phones_seat(tmp_path):

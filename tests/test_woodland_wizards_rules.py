@@ -350,7 +350,7 @@ def test_tie_break_highest_card():
 def test_tie_break_most_cards_of_the_highest_value():
     rows = ww.final_ranking([entry(0, [9, 8, 1, 0]), entry(1, [9, 9, 0, 0])], 0)
     assert places(rows) == [1, 0]
-    assert "two cards of 9 to one." in rows[1]["reason"]
+    assert "2 cards of 9 to 1." in rows[1]["reason"]
 
 
 def test_tie_break_seat_order_when_steps_one_to_four_all_tie():
@@ -1154,15 +1154,15 @@ def test_the_most_cards_of_the_highest_value_and_then_turn_order_break_the_rest(
     assert [row["reason"] for row in ranking] == [
         "12 points, tied with Ana and Ben; the tie-breaks put Cara first.",
         "Cara beats Ana: both 12 with 3 scored cards, highest card 6 to 5.",
-        "Ana beats Ben: both 12 with 3 scored cards and highest card 5, two cards of 5 to one."]
+        "Ana beats Ben: both 12 with 3 scored cards and highest card 5, 2 cards of 5 to 1."]
     ranking = ww.final_ranking([entry(0, [5, 5]), entry(1, [6, 4]), entry(2, [5, 5])], 1)
     assert [row["seat"] for row in ranking] == [1, 2, 0]
     assert ranking[2]["reason"] == (
-        "Cara beats Ana: both 10 with 2 scored cards, highest card 5 (two of them); Cara sits "
+        "Cara beats Ana: both 10 with 2 scored cards, highest card 5 (2 of them); Cara sits "
         "earlier in turn order from the starting player Ben.")
     ranking = ww.final_ranking([entry(0, [5]), entry(1, [5])], 1)
     assert ranking[1]["reason"] == (
-        "Ben beats Ana: both 5 with 1 scored card, highest card 5 (one of them); Ben is the "
+        "Ben beats Ana: both 5 with 1 scored card, highest card 5 (1 of them); Ben is the "
         "starting player, first in turn order.")
 
 
@@ -1527,7 +1527,7 @@ def test_every_tie_break_is_explained_in_the_verdict_and_the_summary_not_just_th
     assert ww.verdict(rows)["ties"] == [
         "Dan beats Cara: both 5 with 2 scored cards, highest card 4 to 3.",
         "Cara beats Eve: both 5, 2 scored cards to 1.",
-        "Eve beats Ben: both 5 with 1 scored card, highest card 5 (one of them); Eve sits earlier "
+        "Eve beats Ben: both 5 with 1 scored card, highest card 5 (1 of them); Eve sits earlier "
         "in turn order from the starting player Cara."]
 
 

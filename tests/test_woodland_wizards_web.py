@@ -124,7 +124,7 @@ def test_each_phone_sees_its_own_wandering_turn_first(client, make_client):
     # Ben may still tap for Ana from the panel of everyone's turns, or correct whose turn it is.
     panel = re.search(r'<details class="panel[^"]*" id="ww-wander-all".*?</details>', ben_page, re.S).group(0)
     assert 'aria-label="Ana drew and played: ' in panel
-    assert 'aria-label="Correct: it is Cara&#39;s turn"' in panel
+    assert 'aria-label="Correct: it is Cara\'s turn"' in panel
     ok(client, code, "end_wandering_turn", {"player": 0})
     assert "You have drawn and played." in primary(client.get(f"/t/{code}").get_data(as_text=True))
     assert "Your turn, Ben" in primary(ben.get(f"/t/{code}").get_data(as_text=True))
@@ -184,7 +184,7 @@ def test_the_correction_panel_marks_and_unmarks_the_phoenix(client):
     assert len(add_forms) == 2 and all('name="phoenix"' in form for form in add_forms)
     ok(client, code, "add_card", {"player": 1, "value": 7, "name": "Owl", "phoenix": True})
     page = client.get(f"/t/{code}").get_data(as_text=True)
-    edit = re.search(r'<form[^>]*aria-label="Ben&#39;s scored card 1">.*?</form>', page, re.S).group(0)
+    edit = re.search(r"<form[^>]*aria-label=\"Ben's scored card 1\">.*?</form>", page, re.S).group(0)
     assert 'value="edit_card"' in edit and 'value="7"' in edit and 'value="Owl"' in edit
     assert re.search(r'name="phoenix" value="1" checked', edit)
     # Ben holds it: Ana's add form says how to move it instead of offering a second one.

@@ -10,7 +10,9 @@ import re
 
 import pytest
 
-from .browser import BOTTOM_BAR, FIRST_SCREEN, PHONE_WIDTH, Watch, shot
+from .board_checks import cut_texts
+from .browser import BOTTOM_BAR, FIRST_SCREEN, PHONE_WIDTH, Watch, page_size, shot
+from .pseudo import bare_english, say
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -39,8 +41,9 @@ FOCUS = f"""() => {{
   const el = document.activeElement;
   return el && el.matches('button, input, select, textarea, a, summary') ? ({LABEL})(el) : null;
 }}"""
-# Half-width main-card buttons (side by side in a row) whose words take more than three
-# lines at 390 px: a label broken up where a glance expects a word or two.
+# Half-width main-card buttons (side by side in a row) whose words (the note under them
+# aside) take more than three lines at 390 px: a label broken up where a glance expects a
+# word or two.
 TALL_LABELS = """() => {
   const card = document.querySelector('#view [data-primary]');
   if (!card) return [];
@@ -48,6 +51,7 @@ TALL_LABELS = """() => {
   return [...card.querySelectorAll('.btn')].filter(b => b.getClientRects().length && b.getBoundingClientRect().width < half).map(b => {
     const boxes = [], walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest('small')) continue;  // the note under the words may run on
       const range = document.createRange();
       range.selectNodeContents(n);
       for (const r of range.getClientRects()) if (r.width > 1) boxes.push(r);
@@ -81,6 +85,34 @@ STATE = f"""() => ({{step: ({STEP})(), scrollY: scrollY, inView: ({IN_VIEW})(), 
   focus: ({FOCUS})(), asks: ({STEP_BOXES})() !== null,
   phase: (document.querySelector('#view .view') || {{dataset: {{}}}}).dataset.phase || null}})"""
 
+# Controls and figures whose words run out of their own box (a long word of a longer
+# language, wider than the button it is on), though nothing clips them.
+SPILLED = """() => [...document.querySelectorAll('button, .btn, summary, .stat, label')].filter(e => {
+  // what a closed panel holds is not on the screen (it is checked when a walk opens it)
+  if (!e.getClientRects().length || e.closest('details:not([open]) > :not(summary)')) return false;
+  const box = e.getBoundingClientRect();
+  if (box.width === 0) return false;
+  const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.textContent.trim()) continue;
+    // a part that clips its words on purpose (Undo's last move, with an ellipsis) is left alone
+    let clipped = false;
+    for (let a = n.parentElement; a && a !== e.parentElement; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.overflowX === 'hidden' || s.overflowX === 'clip' || s.textOverflow === 'ellipsis') { clipped = true; break; }
+    }
+    if (clipped) continue;
+    const range = document.createRange();
+    range.selectNodeContents(n);
+    for (const r of range.getClientRects())
+      if (r.width > 0 && (r.right > box.right + 1 || r.left < box.left - 1)) return true;
+  }
+  return false;
+}).map(e => `${e.tagName.toLowerCase()}.${e.className}: ${e.textContent.trim().replace(/\\s+/g, ' ').slice(0, 60)}`)"""
+
+# Explorers of the Woodlands' Heroes: names, the same in every language.
+HEROES = ("Xylia", "Klethor", "Sha'Vi", "Bethras")
+
 STREAM_CLOSED = re.compile(r"^GET \S+/(events|view)\S* net::ERR_ABORTED$")
 
 
@@ -91,8 +123,9 @@ def version_on_server(page, base, code):
 class Walk:
     """Phones at one table, each tap checked on every phone once the table's change is on it."""
 
-    def __init__(self, base, pages, names, shots_prefix):
+    def __init__(self, base, pages, names, shots_prefix, allowed=()):
         self.base, self.pages, self.names, self.prefix = base, list(pages), list(names), shots_prefix
+        self.allowed = list(allowed)  # more names that are no words (a campaign's name)
         self.watches = {id(p): Watch(p) for p in self.pages}
         self.code = None
         self.phases = set()     # (phase, asks something) already put through axe-core
@@ -109,7 +142,7 @@ class Walk:
         """`page` taps the button named `name` (in `within`, a locator, if given), as a player
         does; then every phone is waited for until it shows the table's new version, and checked."""
         where = within if within is not None else page
-        button = where.get_by_role("button", name=name, exact=exact)
+        button = where.get_by_role("button", name=say(name, exact=exact))
         label = name if isinstance(name, str) else name.pattern
         self.walked.append(f"{self.name_of(page)}: {label}")
         shown = page.locator("#view .view").get_attribute("data-version")
@@ -153,6 +186,7 @@ class Walk:
         assert focus is None or focus == self.touched.get(id(page)), \
             f"{self.where(page)}: focus on {focus!r}, which nobody touched"
         self.assert_clean(page)
+        self.assert_translated(page)
         key = (state["phase"], state["asks"])
         if key not in self.phases:
             self.phases.add(key)
@@ -165,6 +199,19 @@ class Walk:
         assert (box["y"] >= 0 and box["y"] + box["height"] <= FIRST_SCREEN - BOTTOM_BAR
                 and box["x"] >= 0 and box["x"] + box["width"] <= PHONE_WIDTH), \
             f"{self.where(page)}: {control} is at {box}, out of the first screen"
+
+    def assert_translated(self, page):
+        """Every text a player reads came through the catalogs (the page is in the
+        pseudo-locale), and none is wider than the phone or cut off by its box."""
+        english = bare_english(page.content(), allowed=[*self.names, self.code or "", *HEROES, *self.allowed])
+        if english:
+            shot(page, f"{self.prefix}-FAILED-english")
+        assert english == [], f"{self.where(page)}: English that skipped the catalogs: {english[:6]}"
+        width, _ = page_size(page)
+        cut = cut_texts(page) + page.evaluate(SPILLED)
+        if width > PHONE_WIDTH or cut:
+            shot(page, f"{self.prefix}-FAILED-overflow")
+        assert width <= PHONE_WIDTH and cut == [], f"{self.where(page)}: {width} px wide, cut: {cut}"
 
     def assert_clean(self, page):
         watch = self.watches[id(page)]

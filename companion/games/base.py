@@ -45,6 +45,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .words import t, tn
+
 
 class Rejected(Exception):
     """An action or option the rules refuse; the message is shown to the players.
@@ -87,7 +89,7 @@ class Param:
                 return self.default
             if self.kind == "bool":
                 return False
-            raise self._refusal(label, "a value is needed.")
+            raise self._refusal(label, t("a value is needed."))
         if self.kind == "bool":
             if isinstance(raw, bool):
                 return raw
@@ -96,37 +98,37 @@ class Param:
                 return True
             if text in ("0", "false", "off", "no"):
                 return False
-            raise self._refusal(label, "yes or no expected.")
+            raise self._refusal(label, t("yes or no expected."))
         if self.kind in ("int", "seat"):
             if isinstance(raw, bool):
-                raise self._refusal(label, "a whole number is expected.")
+                raise self._refusal(label, t("a whole number is expected."))
             try:
                 value = int(str(raw).strip())
             except (TypeError, ValueError):
-                raise self._refusal(label, "a whole number is expected.") from None
+                raise self._refusal(label, t("a whole number is expected.")) from None
             low = 0 if self.kind == "seat" else self.min
             high = (players - 1) if (self.kind == "seat" and players) else self.max
             if low is not None and value < low:
-                raise self._refusal(label, f"{value} is below the lowest allowed, {low}.")
+                raise self._refusal(label, t("{value} is below the lowest allowed, {low}.", value=value, low=low))
             if high is not None and value > high:
-                raise self._refusal(label, f"{value} is above the highest allowed, {high}.")
+                raise self._refusal(label, t("{value} is above the highest allowed, {high}.", value=value, high=high))
             return value
         if self.kind == "choice":
             value = str(raw).strip()
             if value not in self.choices:
-                raise self._refusal(label, f"choose one of {', '.join(self.choices)}.")
+                raise self._refusal(label, t("choose one of {choices}.", choices=", ".join(self.choices)))
             return value
         if self.kind == "text":
             if not isinstance(raw, (str, int)):
-                raise self._refusal(label, "text expected.")
+                raise self._refusal(label, t("text expected."))
             value = " ".join(str(raw).split())
             if len(value) > self.max_length:
-                raise self._refusal(label, f"at most {self.max_length} characters.")
+                raise self._refusal(label, tn("at most {count} character.", "at most {count} characters.", self.max_length))
             return value
-        raise self._refusal(label, "unknown kind of value.")
+        raise self._refusal(label, t("unknown kind of value."))
 
     def _refusal(self, label: str, detail: str) -> Rejected:
-        return Rejected(f"{label}: {detail}", param=self.name, detail=detail)
+        return Rejected(t("{label}: {detail}", label=label, detail=detail), param=self.name, detail=detail)
 
 
 @dataclass(frozen=True)
@@ -158,20 +160,20 @@ class ActionSpec:
 def parse_params(spec_params: tuple[Param, ...], raw: dict, players: int | None = None) -> dict:
     """Check every declared parameter of `raw`; unknown keys are ignored."""
     if not isinstance(raw, dict):
-        raise Rejected("Parameters must be given as named values.")
+        raise Rejected(t("Parameters must be given as named values."))
     return {p.name: p.parse(raw.get(p.name), players) for p in spec_params}
 
 
 def check_action(actions: dict[str, ActionSpec], action: Any, raw: dict, players: int) -> tuple[ActionSpec, dict]:
     """Find the action's spec and parse its parameters, or raise Rejected."""
     if not isinstance(action, str) or action not in actions:
-        raise Rejected("That action does not exist in this game.")
+        raise Rejected(t("That action does not exist in this game."))
     spec = actions[action]
     return spec, parse_params(spec.params, raw, players)
 
 
 def require_step(named, current, named_text: str, now_text: str, *, past: bool = True,
-                 done: str = "is already over") -> None:
+                 done: str | None = None) -> None:
     """Refuse an action that names a turn or step other than the current one.
 
     `past` says whether the named step has gone by (a double tap, a phone a step behind)
@@ -180,8 +182,10 @@ def require_step(named, current, named_text: str, now_text: str, *, past: bool =
     if named == current:
         return
     if past:
-        raise StepOver(f"That was for {named_text}, which {done}; {now_text}.")
-    raise StepOver(f"That is for {named_text}, which has not come yet; {now_text}.")
+        if done is None:
+            raise StepOver(t("That was for {named}, which is already over; {now}.", named=named_text, now=now_text))
+        raise StepOver(t("That was for {named}, which {done}; {now}.", named=named_text, done=done, now=now_text))
+    raise StepOver(t("That is for {named}, which has not come yet; {now}.", named=named_text, now=now_text))
 
 
 def settle_seat(raw, players: list[str], rng, label: str) -> int:
@@ -193,13 +197,15 @@ def settle_seat(raw, players: list[str], rng, label: str) -> int:
     try:
         seat = int(text)
     except ValueError:
-        raise Rejected(f"{label}: choose random or a seat number from 0 to {last}.") from None
+        raise Rejected(t("{label}: choose random or a seat number from 0 to {last}.", label=label, last=last)) from None
     if not 0 <= seat <= last:
-        raise Rejected(f"{label}: there is no seat {seat}; choose random or a seat number from 0 to {last}.")
+        raise Rejected(t("{label}: there is no seat {seat}; choose random or a seat number from 0 to {last}.",
+                         label=label, seat=seat, last=last))
     return seat
 
 
 def check_player_count(count: int, game_name: str, low: int, high: int) -> None:
     """Refuse a table outside the game's player range."""
     if not low <= count <= high:
-        raise Rejected(f"{game_name} is for {low} to {high} players; {count} given.")
+        raise Rejected(t("{game} is for {low} to {high} players; {count} given.",
+                         game=game_name, low=low, high=high, count=count))

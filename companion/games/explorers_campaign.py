@@ -48,25 +48,34 @@ Rulings where the rulebook leaves a gap:
 
 from __future__ import annotations
 
-import json
+import copy
 import random
 import sys
 
 from . import explorers_of_the_woodlands as game
 from .base import Rejected
-from .words import join_names, plural
+from .words import Text, join_names, t, tc, tn, tnc
 
 CHAPTERS = (1, 2, 3, 4, 5)
-CHAPTER_TITLES = {1: "Mushrooms for the Elder", 2: "Tree of Life (part 1)",
-                  3: "Tree of Life (part 2)", 4: "Footsteps in the Night", 5: "Corruption"}
+CHAPTER_TITLES = {1: tc("chapter title", "Mushrooms for the Elder"),
+                  2: tc("chapter title", "Tree of Life (part 1)"),
+                  3: tc("chapter title", "Tree of Life (part 2)"),
+                  4: tc("chapter title", "Footsteps in the Night"),
+                  5: tc("chapter title", "Corruption")}
 CHAPTER_GOALS = {
-    1: "Collect the ingredients, concoct 2 potions at the Campfire, then defeat the Monsters "
-       "that ambush the Campfire.",
-    2: "Bring the orbs to the Energy Well: every Hero on the Well with enough orbs.",
-    3: "Defend the Energy Well: defeat 1 Boss and enough Monsters (Spirits do not count).",
-    4: "Recover your equipment: 3 revealed campsites empty of Monsters at the same time.",
-    5: "Activate the 4 purification totems and defeat every Boss in the forest.",
+    1: t("Collect the ingredients, concoct 2 potions at the Campfire, then defeat the Monsters "
+         "that ambush the Campfire."),
+    2: t("Bring the orbs to the Energy Well: every Hero on the Well with enough orbs."),
+    3: t("Defend the Energy Well: defeat 1 Boss and enough Monsters (Spirits do not count)."),
+    4: t("Recover your equipment: 3 revealed campsites empty of Monsters at the same time."),
+    5: t("Activate the 4 purification totems and defeat every Boss in the forest."),
 }
+# The Monster types in the plural, as The Forest Awakens names them (one message each: a
+# language's grammar may differ per type).
+MONSTER_PLURALS = {"mushroom": tc("monster type", "Mushrooms"), "plant": tc("monster type", "Plants"),
+                   "spirit": tc("monster type", "Spirits"),
+                   "skeleton": tc("monster type", "Skeletons"),
+                   "snake": tc("monster type", "Snakes")}
 
 MUSHROOM_COLOURS = ("mushroom_a", "mushroom_b", "mushroom_c")
 MUSHROOMS_TOTAL = 6
@@ -79,7 +88,7 @@ MONSTERS_NEEDED = {2: 10, 3: 12, 4: 15}
 CAMPSITES = 4
 CAMPSITES_NEEDED = 3
 LOOT_PILES = 4
-EXTRA_LOOT = "Extra Loot card (draw one)"
+EXTRA_LOOT = t("Extra Loot card (draw one)")
 CORRUPTION_MARKERS = 10
 TOTEMS = 4
 # "Do not use the Lair ... tiles": the rulebook does not say how many there are, at least one.
@@ -87,28 +96,32 @@ LAIR_TILES_AT_LEAST = 1
 
 # Chapter 3: what the Monsters do at the end of each round.
 SPAWN_TABLE = {
-    1: "The Monsters advance 1 tile toward the Energy Well.",
-    2: "The Monsters advance 2 tiles toward the Energy Well.",
-    3: "Put 2 Monsters on each tile containing a Rune.",
-    4: "The Monsters advance 2 tiles toward the Energy Well.",
-    5: "Put 1 Boss card on the Boss tile if there isn't one there already, and reveal it.",
-    6: "Put 1 Monster on each tile containing a Rune.",
-    7: "The Monsters advance 1 tile toward the Energy Well.",
+    1: t("The Monsters advance 1 tile toward the Energy Well."),
+    2: t("The Monsters advance 2 tiles toward the Energy Well."),
+    3: t("Put 2 Monsters on each tile containing a Rune."),
+    4: t("The Monsters advance 2 tiles toward the Energy Well."),
+    5: t("Put 1 Boss card on the Boss tile if there isn't one there already, and reveal it."),
+    6: t("Put 1 Monster on each tile containing a Rune."),
+    7: t("The Monsters advance 1 tile toward the Energy Well."),
 }
-SPAWN_LATER = ("The Monsters advance 1 tile toward the Energy Well. Then put 1 Monster on each "
-               "tile containing a Rune.")
+SPAWN_LATER = t("The Monsters advance 1 tile toward the Energy Well. Then put 1 Monster on each "
+                "tile containing a Rune.")
 
 COUNTER_LABELS = {
-    "mushroom_a": "Mushrooms, colour A", "mushroom_b": "Mushrooms, colour B",
-    "mushroom_c": "Mushrooms, colour C", "vials": "Empty vials", "potions": "Potions concocted",
-    "campfire_monsters": "Monsters on the Campfire",
-    "markers_carried": "Orb markers carried by Monsters", "markers_lost": "Orb markers lost",
-    "vortex_monsters": "Orb Thieves stopped on the Vortex",
-    "campsites_found": "Campsites revealed", "campsites_empty": "Revealed campsites empty",
-    "corrupted": "Corrupted Forest tiles",
-    "corrupted_spaces": "Corruption markers on empty spaces", "totems": "Totems activated",
-    "bosses_left": "Bosses in the forest",
+    "mushroom_a": t("Mushrooms, colour A"), "mushroom_b": t("Mushrooms, colour B"),
+    "mushroom_c": t("Mushrooms, colour C"), "vials": t("Empty vials"),
+    "potions": t("Potions concocted"),
+    "campfire_monsters": t("Monsters on the Campfire"),
+    "markers_carried": t("Orb markers carried by Monsters"), "markers_lost": t("Orb markers lost"),
+    "vortex_monsters": t("Orb Thieves stopped on the Vortex"),
+    "campsites_found": t("Campsites revealed"), "campsites_empty": t("Revealed campsites empty"),
+    "corrupted": t("Corrupted Forest tiles"),
+    "corrupted_spaces": t("Corruption markers on empty spaces"), "totems": t("Totems activated"),
+    "bosses_left": t("Bosses in the forest"),
 }
+# A mushroom colour on its own, as a missing ingredient names it.
+MUSHROOM_NAMES = {"mushroom_a": t("colour A"), "mushroom_b": t("colour B"),
+                  "mushroom_c": t("colour C")}
 CHAPTER_COUNTERS = {
     1: ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions", "campfire_monsters"),
     2: ("markers_carried", "markers_lost", "vortex_monsters"),
@@ -142,17 +155,17 @@ def spawn_text(round_number: int) -> str:
 def corruption_band(corrupted: int) -> dict:
     """The effect of a Corruption marker for the number of corrupted Forest tiles."""
     if corrupted >= CORRUPTION_MARKERS:
-        return {"band": "10+", "heroes": "The game is lost.", "enemies": "The game is lost."}
+        return {"band": "10+", "heroes": t("The game is lost."), "enemies": t("The game is lost.")}
     if corrupted >= 9:
-        return {"band": "9", "heroes": "Discard 1 Loot card when entering the tile; without "
-                                       "one the Hero is knocked down!",
-                "enemies": "+1 Monster appears on the tile."}
+        return {"band": "9", "heroes": t("Discard 1 Loot card when entering the tile; without "
+                                         "one the Hero is knocked down!"),
+                "enemies": t("+1 Monster appears on the tile.")}
     if corrupted >= 4:
-        return {"band": "4-8", "heroes": "-1 Movement.",
-                "enemies": "+1 shield and additional effect."}
+        return {"band": "4-8", "heroes": t("-1 Movement."),
+                "enemies": t("+1 shield and additional effect.")}
     if corrupted >= 1:
-        return {"band": "1-3", "heroes": "No effect.", "enemies": "+1 shield."}
-    return {"band": "0", "heroes": "No corrupted tile.", "enemies": "No corrupted tile."}
+        return {"band": "1-3", "heroes": t("No effect."), "enemies": t("+1 shield.")}
+    return {"band": "0", "heroes": t("No corrupted tile."), "enemies": t("No corrupted tile.")}
 
 
 def monsters_counted(monsters: dict) -> int:
@@ -169,26 +182,26 @@ def check_start(raw, hero_ids: list[str], standalone: bool = False) -> dict:
     A chapter played as a single game (`standalone`) names no campaign.
     """
     if not isinstance(raw, dict):
-        raise Rejected("The campaign's starting state is malformed.")
+        raise Rejected(t("The campaign's starting state is malformed."))
     campaign = raw.get("campaign")
     chapter = raw.get("chapter")
     if standalone:
         if campaign is not None:
-            raise Rejected("A chapter played alone belongs to no campaign.")
+            raise Rejected(t("A chapter played alone belongs to no campaign."))
     elif isinstance(campaign, bool) or not isinstance(campaign, int) or campaign < 1:
-        raise Rejected("The campaign's starting state names no campaign.")
+        raise Rejected(t("The campaign's starting state names no campaign."))
     if chapter not in CHAPTERS or isinstance(chapter, bool):
-        raise Rejected("Chapters run from 1 to 5.")
+        raise Rejected(t("Chapters run from 1 to 5."))
     carry = raw.get("carry")
     if not isinstance(carry, dict) or sorted(carry) != sorted(hero_ids):
-        raise Rejected("The campaign's starting state must list every Hero at the table.")
+        raise Rejected(t("The campaign's starting state must list every Hero at the table."))
     clean_carry = {}
     for hero_id, hero in carry.items():
         clean_carry[hero_id] = _check_hero(hero)
     enraged = raw.get("enraged", [])
     if (not isinstance(enraged, list) or any(kind not in game.MONSTERS for kind in enraged)
             or len(set(enraged)) != len(enraged)):
-        raise Rejected("Enraged Monster types must be among the five types, each once.")
+        raise Rejected(t("Enraged Monster types must be among the five types, each once."))
     start = {"campaign": campaign, "chapter": chapter, "carry": clean_carry,
              "enraged": [kind for kind in game.MONSTERS if kind in enraged]}
     if chapter == 4:
@@ -196,12 +209,12 @@ def check_start(raw, hero_ids: list[str], standalone: bool = False) -> dict:
         if (not isinstance(piles, list) or len(piles) != LOOT_PILES
                 or any(not isinstance(p, list) or not p or not all(_is_card(c) for c in p)
                        for p in piles)):
-            raise Rejected("Chapter 4 needs 4 Loot piles of at least one card each.")
+            raise Rejected(t("Chapter 4 needs 4 Loot piles of at least one card each."))
         start["piles"] = [list(p) for p in piles]
     if chapter == 5:
         level = raw.get("corruption_level", 1)
         if level not in (1, 2) or isinstance(level, bool):
-            raise Rejected("Chapter 5 starts at Corruption level 1 or 2.")
+            raise Rejected(t("Chapter 5 starts at Corruption level 1 or 2."))
         start["corruption_level"] = level
     return start
 
@@ -230,7 +243,7 @@ def standalone_piles(players: int) -> list[list[str]]:
     The cards are drawn face down at the table: the phones know them by pile only.
     """
     sizes = [len(range(i, 2 + players, LOOT_PILES)) for i in range(LOOT_PILES)]
-    return [[f"Loot card from pile {i + 1}"] * size for i, size in enumerate(sizes)]
+    return [[t("Loot card from pile {pile}", pile=i + 1)] * size for i, size in enumerate(sizes)]
 
 
 def _is_card(card) -> bool:
@@ -239,19 +252,27 @@ def _is_card(card) -> bool:
 
 def _check_hero(hero) -> dict:
     if not isinstance(hero, dict):
-        raise Rejected("A Hero's carried state is malformed.")
+        raise Rejected(t("A Hero's carried state is malformed."))
     values = {}
     for key, low, high in (("hp", 1, game.MAX_HP), ("orbs", 0, game.MAX_ORBS), ("powers", 0, 2)):
         value = hero.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise Rejected(f"A Hero's carried {key} must be from {low} to {high}.")
+            raise Rejected(_carried_range(key, low, high))
         values[key] = value
     loot = hero.get("loot", [])
     if (not isinstance(loot, list) or len(loot) > game.LOOT_SLOTS
             or not all(_is_card(c) for c in loot)):
-        raise Rejected(f"A Hero carries at most {game.LOOT_SLOTS} named Loot cards.")
+        raise Rejected(t("A Hero carries at most {slots} named Loot cards.", slots=game.LOOT_SLOTS))
     values["loot"] = list(loot)
     return values
+
+
+def _carried_range(key: str, low: int, high: int) -> Text:
+    if key == "hp":
+        return t("A Hero's carried HP must be from {low} to {high}.", low=low, high=high)
+    if key == "orbs":
+        return t("A Hero's carried orbs must be from {low} to {high}.", low=low, high=high)
+    return t("A Hero's carried Powers must be from {low} to {high}.", low=low, high=high)
 
 
 def has_growth(chapter) -> bool:
@@ -331,77 +352,97 @@ def chapter_stack(chapter: int) -> int:
     return game.STACK_TILES - 2  # the three starting tiles are laid out, the Start among them
 
 
-def chapter_checklist(state: dict) -> list[str]:
+def _listed(items: list, separator: str = ", ") -> Text | str:
+    """Items said one after another, each in the phone's language: "A, B, C" or "A; B"."""
+    if not items:
+        return ""
+    said = items[0]
+    for item in items[1:]:
+        said = (tc("list separator", "{first}; {then}", first=said, then=item) if separator == "; "
+                else tc("list separator", "{first}, {then}", first=said, then=item))
+    return said
+
+
+def _carried_line(hero: dict) -> Text:
+    """One Hero's carried state, as a chapter's setup says it."""
+    values = {"hero": game.hero_label(hero["id"]), "hp": hero["hp"], "orbs": hero["orbs"]}
+    if hero["loot"]:
+        return tn("{hero}: {hp} HP, {orbs} orbs, {count} Power, Loot: {loot}",
+                  "{hero}: {hp} HP, {orbs} orbs, {count} Powers, Loot: {loot}", hero["powers"],
+                  loot=_listed(list(hero["loot"])), **values)
+    return tn("{hero}: {hp} HP, {orbs} orbs, {count} Power",
+              "{hero}: {hp} HP, {orbs} orbs, {count} Powers", hero["powers"], **values)
+
+
+def chapter_checklist(state: dict) -> list[Text]:
     """The chapter's own setup steps, in the rulebook's order."""
     chapter = state["chapter"]
     quest = state["quest"]
-    steps = [f"Chapter {chapter} · {CHAPTER_TITLES[chapter]}. {CHAPTER_GOALS[chapter]}"]
+    steps = [t("Chapter {chapter} · {title}. {goal}", chapter=chapter,
+               title=CHAPTER_TITLES[chapter], goal=CHAPTER_GOALS[chapter])]
     if state["campaign"] is None:
-        steps.append("Played as a single non-campaign game: every Hero starts as in classic "
-                     "mode (5 HP, 0 orbs, no unique Power, no Loot).")
-    carried = "; ".join(
-        f"{game.hero_label(h['id'])}: {h['hp']} HP, {h['orbs']} orbs, "
-        f"{h['powers']} Power{'s' if h['powers'] != 1 else ''}"
-        + (f", Loot: {', '.join(h['loot'])}" if h["loot"] else "")
-        for h in state["heroes"])
+        steps.append(t("Played as a single non-campaign game: every Hero starts as in classic "
+                       "mode (5 HP, 0 orbs, no unique Power, no Loot)."))
     if state["campaign"] is not None:
-        steps.append(f"From the campaign: {carried}.")
+        carried = _listed([_carried_line(h) for h in state["heroes"]], "; ")
+        steps.append(t("From the campaign: {carried}.", carried=carried))
     if state["enraged_types"] and state["campaign"] is None:
-        steps.append("Put the Enraged Monsters card face up: every Monster is Enraged.")
+        steps.append(t("Put the Enraged Monsters card face up: every Monster is Enraged."))
     elif state["enraged_types"]:
-        names = ", ".join(game.MONSTER_LABELS[k] for k in state["enraged_types"])
-        steps.append(f"Enraged for the rest of the campaign: {names}. Put the Enraged Monsters "
-                     "card next to the play area as a reminder.")
+        names = _listed([game.MONSTER_LABELS[k] for k in state["enraged_types"]])
+        steps.append(t("Enraged for the rest of the campaign: {types}. Put the Enraged Monsters "
+                       "card next to the play area as a reminder.", types=names))
     if chapter == 1:
         steps += [
-            "Leave the Lair, Peddler, Boss, Inn and Energy Well tiles and the 2 Antidote cards "
-            "in the box.",
-            "Shuffle 6 Mushroom and 2 Empty Vial Quest markers face down as the Quest pile.",
-            "The rest as in classic mode. " + _count_stack(state),
-            "On every revealed tile with a Rune, put a Quest marker face down on the Rune: "
-            "a Hero entering it may Search.",
+            t("Leave the Lair, Peddler, Boss, Inn and Energy Well tiles and the 2 Antidote cards "
+              "in the box."),
+            t("Shuffle 6 Mushroom and 2 Empty Vial Quest markers face down as the Quest pile."),
+            t("The rest as in classic mode. {count_stack}", count_stack=_count_stack(state)),
+            t("On every revealed tile with a Rune, put a Quest marker face down on the Rune: "
+              "a Hero entering it may Search."),
         ]
     elif chapter == 2:
         steps += [
-            "Leave the Lair, Boss and Inn tiles in the box.",
-            "Set aside the Energy Well and Vortex tiles, then shuffle them into the second half "
-            "of the Forest stack.",
+            t("Leave the Lair, Boss and Inn tiles in the box."),
+            t("Set aside the Energy Well and Vortex tiles, then shuffle them into the second half "
+              "of the Forest stack."),
             _count_stack(state),
-            f"Shuffle the 4 Orb markers and deal them as evenly as possible to the players. "
-            f"Orbs needed at the Energy Well: {quest['orbs_needed']}.",
+            t("Shuffle the 4 Orb markers and deal them as evenly as possible to the players. "
+              "Orbs needed at the Energy Well: {orbs}.", orbs=quest["orbs_needed"]),
         ]
     elif chapter == 3:
         steps += [
-            "Lay out the 11 Forest tiles as shown; every Hero starts on the Energy Well tile.",
-            "Put 1 Boss marker, 3 Event markers and 7 Monster markers face down on their icons "
-            "(none on the Energy Well).",
-            "The game begins with the Adventure phase; no Forest tiles are added. The Energy "
-            "Well's usual effect does not apply.",
-            f"Goal: 1 Boss and {quest['monsters_needed']} Monsters defeated (Spirits do not count).",
+            t("Lay out the 11 Forest tiles as shown; every Hero starts on the Energy Well tile."),
+            t("Put 1 Boss marker, 3 Event markers and 7 Monster markers face down on their icons "
+              "(none on the Energy Well)."),
+            t("The game begins with the Adventure phase; no Forest tiles are added. The Energy "
+              "Well's usual effect does not apply."),
+            t("Goal: 1 Boss and {monsters} Monsters defeated (Spirits do not count).",
+              monsters=quest["monsters_needed"]),
         ]
     elif chapter == 4:
         steps += [
-            "Lay out the 15 Forest tiles as shown with the 4 Campsite markers; the Heroes start "
-            "on the Campfire tile.",
-            "Put 11 Monster, 3 Event and 1 Boss markers face down on their icons.",
-            ("Your Loot cards were shuffled and dealt into 4 face-down piles (on the phones)."
+            t("Lay out the 15 Forest tiles as shown with the 4 Campsite markers; the Heroes start "
+              "on the Campfire tile."),
+            t("Put 11 Monster, 3 Event and 1 Boss markers face down on their icons."),
+            (t("Your Loot cards were shuffled and dealt into 4 face-down piles (on the phones).")
              if state["campaign"] is not None else
-             f"Draw 2 Loot cards and 1 per player ({sum(quest['dealt'])} in all), shuffle them "
-             "and put them face down in 4 piles of "
-             f"{', '.join(str(n) for n in quest['dealt'])} cards."),
-            "No Forest tiles are added; the Vortex's usual effect does not apply.",
+             t("Draw 2 Loot cards and 1 per player ({total} in all), shuffle them and put them "
+               "face down in 4 piles of {sizes} cards.", total=sum(quest["dealt"]),
+               sizes=_listed(list(quest["dealt"])))),
+            t("No Forest tiles are added; the Vortex's usual effect does not apply."),
         ]
     else:
         steps += [
-            "Place the three starting tiles as shown; put a Corruption marker on the right-hand "
-            "tile. The other 9 Corruption markers are the reserve.",
-            "The rest as in classic mode. Count the Forest stack and correct it on a phone if "
-            f"it is not {state['stack_total']}.",
+            t("Place the three starting tiles as shown; put a Corruption marker on the right-hand "
+              "tile. The other 9 Corruption markers are the reserve."),
+            t("The rest as in classic mode. Count the Forest stack and correct it on a phone if "
+              "it is not {stack}.", stack=state["stack_total"]),
         ]
         if quest["corruption_level"] == 2:
-            steps.append("All 4 campsites were searched in chapter 4: the chapter starts at a "
-                         "Corruption level of 2 instead of 1 at the end of the first Adventure "
-                         "phase.")
+            steps.append(t("All 4 campsites were searched in chapter 4: the chapter starts at a "
+                           "Corruption level of 2 instead of 1 at the end of the first Adventure "
+                           "phase."))
     return steps
 
 
@@ -410,11 +451,11 @@ def counts_own_stack(state: dict, placed: int) -> bool:
     return state.get("chapter") in (1, 2) and placed == 0
 
 
-def _count_stack(state: dict) -> str:
+def _count_stack(state: dict) -> Text:
     """Chapters 1 and 2: the players count the stack without the Lair tile(s)."""
-    return (f"Count your Forest stack without the tiles left in the box (at most "
-            f"{chapter_stack(state['chapter'])}, fewer with more than one Lair tile) and set it "
-            "on a phone before the first tile is drawn: the app counts from your number.")
+    return t("Count your Forest stack without the tiles left in the box (at most {most}, fewer "
+             "with more than one Lair tile) and set it on a phone before the first tile is "
+             "drawn: the app counts from your number.", most=chapter_stack(state["chapter"]))
 
 
 # ----------------------------------------------------------------- chapter actions (table side)
@@ -425,19 +466,21 @@ def set_counter(state: dict, counter: str, value: int) -> None:
     chapter = state["chapter"]
     quest = state["quest"]
     if counter not in CHAPTER_COUNTERS.get(chapter, ()):
-        raise Rejected(f"{COUNTER_LABELS.get(counter, 'That counter')} is not counted in "
-                       f"chapter {chapter}.")
+        if counter in COUNTER_LABELS:
+            raise Rejected(t("{counter} is not counted in chapter {chapter}.",
+                             counter=COUNTER_LABELS[counter], chapter=chapter))
+        raise Rejected(t("That counter is not counted in chapter {chapter}.", chapter=chapter))
     label = COUNTER_LABELS[counter]
     was = quest[counter]
     if value == was:
-        raise Rejected(f"{label}: already {value}.")
+        raise Rejected(t("{counter}: already {value}.", counter=label, value=value))
     if value < 0:
-        raise Rejected(f"{label} cannot go below 0.")
+        raise Rejected(t("{counter} cannot go below 0.", counter=label))
     high = _counter_high(state, counter)
     if value > high:
         raise Rejected(_too_high(counter, high))
     quest[counter] = value
-    state["events"].append(f"{label}: {was} → {value}.")
+    state["events"].append(t("{counter}: {was} → {value}.", counter=label, was=was, value=value))
     _after_counter(state, counter, was, value)
 
 
@@ -471,27 +514,32 @@ def _counter_high(state: dict, counter: str) -> int:
     return 9  # bosses_left
 
 
-def _too_high(counter: str, high: int) -> str:
+def _too_high(counter: str, high: int) -> Text:
     if counter in MUSHROOM_COLOURS:
-        return (f"There are {MUSHROOMS_TOTAL} Mushroom markers in all: at most {high} more of "
-                "this colour.")
+        return t("There are {total} Mushroom markers in all: at most {high} more of this colour.",
+                 total=MUSHROOMS_TOTAL, high=high)
     if counter == "vials":
-        return f"There are {VIALS_TOTAL} Empty Vial markers: at most {high} still to hold."
+        return t("There are {total} Empty Vial markers: at most {high} still to hold.",
+                 total=VIALS_TOTAL, high=high)
     if counter == "vortex_monsters":
-        return (f"Only Monsters carrying an Orb marker stop on the Vortex: {high} marker"
-                f"{'s are' if high != 1 else ' is'} carried.")
+        return tn("Only Monsters carrying an Orb marker stop on the Vortex: {count} marker is "
+                  "carried.",
+                  "Only Monsters carrying an Orb marker stop on the Vortex: {count} markers are "
+                  "carried.", high)
     if counter in ("markers_carried", "markers_lost"):
-        return f"There are {ORB_MARKERS} Orb markers in all: at most {high} here."
+        return t("There are {total} Orb markers in all: at most {high} here.",
+                 total=ORB_MARKERS, high=high)
     if counter == "campsites_found":
-        return f"There are {CAMPSITES} campsites."
+        return t("There are {total} campsites.", total=CAMPSITES)
     if counter == "campsites_empty":
-        return f"Only {high} campsite{'s are' if high != 1 else ' is'} revealed."
+        return tn("Only {count} campsite is revealed.", "Only {count} campsites are revealed.",
+                  high)
     if counter == "totems":
-        return f"There are {TOTEMS} purification totems."
+        return t("There are {total} purification totems.", total=TOTEMS)
     if counter in ("corrupted", "corrupted_spaces"):
-        return (f"There are {CORRUPTION_MARKERS} Corruption markers, on tiles and empty spaces "
-                f"together: at most {high} here.")
-    return f"At most {high}."
+        return t("There are {total} Corruption markers, on tiles and empty spaces together: at "
+                 "most {high} here.", total=CORRUPTION_MARKERS, high=high)
+    return t("At most {high}.", high=high)
 
 
 def _after_counter(state: dict, counter: str, was: int, value: int) -> None:
@@ -516,57 +564,61 @@ def _after_counter(state: dict, counter: str, was: int, value: int) -> None:
                                 - quest["piles_due"]))
             if earned:
                 quest["piles_due"] += earned
-                state["events"].append(
-                    f"Stealing from Thieves: the active player takes {plural_pile(earned)} "
-                    "and equips the cards.")
+                state["events"].append(tn(
+                    "Stealing from Thieves: the active player takes one Loot pile and equips "
+                    "the cards.",
+                    "Stealing from Thieves: the active player takes {count} Loot piles and "
+                    "equips the cards.", earned))
         if quest["campsites_empty"] >= CAMPSITES_NEEDED and not quest["goal_reached"]:
             quest["goal_reached"] = True
-            state["events"].append(
-                f"Goal reached: {quest['campsites_empty']} revealed campsites are empty at the "
-                "same time! End the chapter now, or play on to empty the 4th campsite.")
+            state["events"].append(t(
+                "Goal reached: {empty} revealed campsites are empty at the same time! End the "
+                "chapter now, or play on to empty the 4th campsite.",
+                empty=quest["campsites_empty"]))
         elif quest["campsites_empty"] < CAMPSITES_NEEDED and quest["goal_reached"]:
             # Victory once achieved stays achieved: playing on risks only the 4th pile.
-            state["events"].append(f"{quest['campsites_empty']} campsites are empty now; the "
-                                   "victory already achieved stands (undo the tap that reached "
-                                   "it if it was a mistake).")
+            state["events"].append(tn(
+                "{count} campsite is empty now; the victory already achieved stands (undo the "
+                "tap that reached it if it was a mistake).",
+                "{count} campsites are empty now; the victory already achieved stands (undo the "
+                "tap that reached it if it was a mistake).", quest["campsites_empty"]))
     elif chapter == 5:
         if counter in ("corrupted", "corrupted_spaces"):
             if _check_reserve(state):
                 return
         elif counter == "totems" and value > was:
-            state["events"].append(f"Purification totem activated ({value} of {TOTEMS}): you "
-                                   "may purify one Corruption marker (tap Corrupted −1).")
+            state["events"].append(t("Purification totem activated ({value} of {total}): you "
+                                     "may purify one Corruption marker (tap Corrupted −1).",
+                                     value=value, total=TOTEMS))
         _check_chapter_5(state)
-
-
-def plural_pile(count: int) -> str:
-    return "one Loot pile" if count == 1 else f"{count} Loot piles"
 
 
 def _check_markers_lost(state: dict) -> None:
     quest = state["quest"]
     held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
     if quest["markers_lost"] >= ORB_MARKERS:
-        game._finish(state, "lost", "All 4 Orb markers are lost.")
+        game._finish(state, "lost", t("All 4 Orb markers are lost."))
     else:
-        state["events"].append(f"Orb markers: {held} held by the Heroes, "
-                               f"{quest['markers_carried']} carried by Monsters, "
-                               f"{quest['markers_lost']} lost ({ORB_MARKERS} lost is defeat).")
+        state["events"].append(t("Orb markers: {held} held by the Heroes, {carried} carried by "
+                                 "Monsters, {lost} lost ({total} lost is defeat).", held=held,
+                                 carried=quest["markers_carried"], lost=quest["markers_lost"],
+                                 total=ORB_MARKERS))
 
 
 def thief_on_start(state: dict) -> None:
     """Chapter 2: a Monster with an Orb marker began its move on the Start tile: one marker
     is lost and discarded (a Monster carrying several loses each: tap once per marker)."""
-    _need_chapter(state, 2, "An Orb Thief on the Start tile")
-    _move_marker(state, "markers_carried", "markers_lost", "No Monster carries an Orb marker.",
-                 "A Monster with an Orb marker began its move on the Start tile: the Orb marker "
-                 "is lost and discarded.")
+    _need_chapter(state, 2, t("An Orb Thief on the Start tile belongs to chapter {chapter} of "
+                              "the campaign.", chapter=2))
+    _move_marker(state, "markers_carried", "markers_lost", t("No Monster carries an Orb marker."),
+                 t("A Monster with an Orb marker began its move on the Start tile: the Orb marker "
+                   "is lost and discarded."))
     quest = state["quest"]
     quest["vortex_monsters"] = min(quest["vortex_monsters"], quest["markers_carried"])
     _check_markers_lost(state)
 
 
-def _move_marker(state: dict, source: str, target: str, none_left: str, line: str) -> None:
+def _move_marker(state: dict, source: str, target: str, none_left: Text, line: Text) -> None:
     """One marker moves from one counter to another in a single tap, so that no count in
     between can end the chapter by mistake."""
     quest = state["quest"]
@@ -582,55 +634,61 @@ def _check_reserve(state: dict) -> bool:
     quest = state["quest"]
     reserve = corruption_reserve(quest)
     if reserve <= 0:
-        game._finish(state, "lost", f"The Corruption reserve is empty ({quest['corrupted']} "
-                                    f"corrupted tiles, {quest['corrupted_spaces']} markers on "
-                                    "empty spaces): the corruption can no longer spread.")
+        game._finish(state, "lost", t("The Corruption reserve is empty ({tiles} corrupted tiles, "
+                                      "{spaces} markers on empty spaces): the corruption can no "
+                                      "longer spread.", tiles=quest["corrupted"],
+                                      spaces=quest["corrupted_spaces"]))
         return True
     band = corruption_band(quest["corrupted"])
-    state["events"].append(
-        f"Corruption reserve: {reserve} left. {quest['corrupted']} corrupted tiles, band "
-        f"{band['band']}: Heroes: {band['heroes']} Enemies: {band['enemies']}")
+    state["events"].append(t(
+        "Corruption reserve: {reserve} left. {tiles} corrupted tiles, band {band}: Heroes: "
+        "{heroes} Enemies: {enemies}", reserve=reserve, tiles=quest["corrupted"],
+        band=band["band"], heroes=band["heroes"], enemies=band["enemies"]))
     return False
 
 
 def cover_space(state: dict) -> None:
     """Chapter 5: a tile placed on a corrupted empty space takes that space's marker."""
-    _need_chapter(state, 5, "A tile on a corrupted space")
+    _need_chapter(state, 5, t("A tile on a corrupted space belongs to chapter {chapter} of the "
+                              "campaign.", chapter=5))
     _move_marker(state, "corrupted_spaces", "corrupted",
-                 "No Corruption marker is on an empty space.",
-                 "A tile is placed on a corrupted space: it gains the Corruption marker there.")
+                 t("No Corruption marker is on an empty space."),
+                 t("A tile is placed on a corrupted space: it gains the Corruption marker there."))
     _check_reserve(state)
 
 
 def concoct(state: dict, hero_id: str) -> None:
     """Chapter 1: a Hero at the Campfire turns 3 mushrooms, a vial and 2 orbs into a potion."""
-    _need_chapter(state, 1, "Concocting a potion")
+    _need_chapter(state, 1, t("Concocting a potion belongs to chapter {chapter} of the "
+                              "campaign.", chapter=1))
     quest = state["quest"]
     hero = game._hero(state, hero_id)
     name = game.hero_label(hero["id"])
     if quest["potions"] >= POTIONS_NEEDED:
-        raise Rejected(f"The {POTIONS_NEEDED} potions are already concocted.")
+        raise Rejected(t("The {count} potions are already concocted.", count=POTIONS_NEEDED))
     if quest["campfire_monsters"]:
-        raise Rejected("Monsters are on the Campfire: no potion can be concocted until they "
-                       "are defeated.")
-    missing = [COUNTER_LABELS[c].split(", ")[1] for c in MUSHROOM_COLOURS if quest[c] < 1]
+        raise Rejected(t("Monsters are on the Campfire: no potion can be concocted until they "
+                         "are defeated."))
+    missing = [MUSHROOM_NAMES[c] for c in MUSHROOM_COLOURS if quest[c] < 1]
     if missing:
-        raise Rejected(f"A potion needs 3 different colours of mushrooms: none of "
-                       f"{' and '.join(missing)} yet.")
+        raise Rejected(t("A potion needs 3 different colours of mushrooms: none of {colours} yet.",
+                         colours=join_names(missing)))
     if quest["vials"] < 1:
-        raise Rejected("A potion needs an empty vial.")
+        raise Rejected(t("A potion needs an empty vial."))
     if hero["hp"] == 0:
-        raise Rejected(f"{name} is knocked down.")
+        raise Rejected(t("{hero} is knocked down.", hero=name))
     if hero["orbs"] < POTION_ORBS:
-        raise Rejected(f"A potion costs {POTION_ORBS} orbs; {name} has {hero['orbs']}.")
+        raise Rejected(t("A potion costs {cost} orbs; {hero} has {orbs}.", cost=POTION_ORBS,
+                         hero=name, orbs=hero["orbs"]))
     for colour in MUSHROOM_COLOURS:
         quest[colour] -= 1
     quest["vials"] -= 1
     hero["orbs"] -= POTION_ORBS
     quest["potions"] += 1
-    state["events"].append(f"{name} concocts potion {quest['potions']} of {POTIONS_NEEDED} at the "
-                           f"Campfire: 3 mushrooms, 1 vial and {POTION_ORBS} orbs go back in the "
-                           f"box ({hero['orbs']} orbs left).")
+    state["events"].append(t("{hero} concocts potion {potion} of {needed} at the Campfire: 3 "
+                             "mushrooms, 1 vial and {cost} orbs go back in the box ({left} orbs "
+                             "left).", hero=name, potion=quest["potions"], needed=POTIONS_NEEDED,
+                             cost=POTION_ORBS, left=hero["orbs"]))
     if quest["potions"] == POTIONS_NEEDED:
         _ambush(state)
 
@@ -644,9 +702,9 @@ def _ambush(state: dict) -> None:
     quest["campfire_monsters"] = ambush
     quest["ambushed"] = True
     quest["ambush_placed"] = ambush
-    state["events"].append(f"Monsters are watching you! Draw {ambush} Monster markers (1 + 1 "
-                           "per Hero) and put them on the Campfire tile: defeat them all "
-                           "to win.")
+    state["events"].append(t("Monsters are watching you! Draw {count} Monster markers (1 + 1 "
+                             "per Hero) and put them on the Campfire tile: defeat them all "
+                             "to win.", count=ambush))
 
 
 def _take_back_ambush(state: dict) -> None:
@@ -656,20 +714,19 @@ def _take_back_ambush(state: dict) -> None:
     quest["campfire_monsters"] = max(0, quest["campfire_monsters"] - quest["ambush_placed"])
     quest["ambushed"] = False
     quest["ambush_placed"] = 0
-    state["events"].append(f"Under {POTIONS_NEEDED} potions again: the Campfire ambush is taken "
-                           f"back ({plural_monster(quest['campfire_monsters'])} left on the "
-                           "Campfire); the second potion brings it.")
-
-
-def plural_monster(count: int) -> str:
-    return "1 Monster" if count == 1 else f"{count} Monsters"
+    state["events"].append(tn("Under {needed} potions again: the Campfire ambush is taken "
+                              "back ({count} Monster left on the Campfire); the second potion "
+                              "brings it.",
+                              "Under {needed} potions again: the Campfire ambush is taken "
+                              "back ({count} Monsters left on the Campfire); the second potion "
+                              "brings it.", quest["campfire_monsters"], needed=POTIONS_NEEDED))
 
 
 def _check_chapter_1(state: dict) -> None:
     quest = state["quest"]
     if quest["potions"] >= POTIONS_NEEDED and quest["ambushed"] and quest["campfire_monsters"] == 0:
-        game._finish(state, "won", "The 2 potions are concocted and the Campfire is clear of "
-                                   "Monsters: the elder is saved!")
+        game._finish(state, "won", t("The 2 potions are concocted and the Campfire is clear of "
+                                     "Monsters: the elder is saved!"))
 
 
 def energy_well(state: dict, marker_orbs: int, pays: dict) -> None:
@@ -678,50 +735,55 @@ def energy_well(state: dict, marker_orbs: int, pays: dict) -> None:
     The players say how many orbs each Hero pays; the Orb markers pay the rest. What is left
     is kept, so who pays decides what each Hero carries on.
     """
-    _need_chapter(state, 2, "Filling the Energy Well")
+    _need_chapter(state, 2, t("Filling the Energy Well belongs to chapter {chapter} of the "
+                              "campaign.", chapter=2))
     quest = state["quest"]
     needed = quest["orbs_needed"]
     held = ORB_MARKERS - quest["markers_carried"] - quest["markers_lost"]
     if marker_orbs and not held:
-        raise Rejected("The Heroes hold no Orb marker.")
+        raise Rejected(t("The Heroes hold no Orb marker."))
     in_game = {hero["id"]: hero for hero in state["heroes"]}
     for hero_id, pay in pays.items():
         if pay and hero_id not in in_game:
-            raise Rejected(f"{game.hero_label(hero_id)} is not in this game.")
+            raise Rejected(t("{hero} is not in this game.", hero=game.hero_label(hero_id)))
     total = marker_orbs + sum(h["orbs"] for h in state["heroes"])
     if total < needed:
-        raise Rejected(f"The Heroes have {total} orbs with the Orb markers; the Energy Well "
-                       f"needs {needed}.")
+        raise Rejected(t("The Heroes have {total} orbs with the Orb markers; the Energy Well "
+                         "needs {needed}.", total=total, needed=needed))
     paid = []
     for hero in state["heroes"]:
         pay = pays.get(hero["id"]) or 0
         if pay > hero["orbs"]:
-            raise Rejected(f"{game.hero_label(hero['id'])} has {hero['orbs']} orbs and cannot "
-                           f"pay {pay}.")
+            raise Rejected(t("{hero} has {orbs} orbs and cannot pay {pay}.",
+                             hero=game.hero_label(hero["id"]), orbs=hero["orbs"], pay=pay))
         if pay:
             paid.append((hero, pay))
     from_heroes = sum(pay for _, pay in paid)
     if from_heroes > needed:
-        raise Rejected(f"The Heroes would pay {from_heroes} orbs; the Energy Well takes "
-                       f"{needed}.")
+        raise Rejected(t("The Heroes would pay {paid} orbs; the Energy Well takes {needed}.",
+                         paid=from_heroes, needed=needed))
     from_markers = needed - from_heroes
     if from_markers > marker_orbs:
-        raise Rejected(f"Say who pays: the Orb markers hold {marker_orbs} orbs, so the Heroes pay "
-                       f"{needed - marker_orbs} between them ({from_heroes} so far).")
+        raise Rejected(t("Say who pays: the Orb markers hold {markers} orbs, so the Heroes pay "
+                         "{owed} between them ({paid} so far).", markers=marker_orbs,
+                         owed=needed - marker_orbs, paid=from_heroes))
     for hero, pay in paid:
         hero["orbs"] -= pay
-    parts = ([f"the Orb markers {from_markers}"] if from_markers else [])
-    parts += [f"{game.hero_label(hero['id'])} {pay}" for hero, pay in paid]
-    kept = ", ".join(f"{game.hero_label(h['id'])} {h['orbs']}" for h in state["heroes"])
-    state["events"].append(f"The Heroes pour {needed} orbs into the Energy Well "
-                           f"({', '.join(parts)}); the orbs left are kept ({kept}).")
-    game._finish(state, "won", f"The Energy Well is revived with {needed} orbs!")
+    parts = ([t("the Orb markers {orbs}", orbs=from_markers)] if from_markers else [])
+    parts += [t("{hero} {orbs}", hero=game.hero_label(hero["id"]), orbs=pay) for hero, pay in paid]
+    kept = _listed([t("{hero} {orbs}", hero=game.hero_label(h["id"]), orbs=h["orbs"])
+                    for h in state["heroes"]])
+    state["events"].append(t("The Heroes pour {needed} orbs into the Energy Well ({paid}); the "
+                             "orbs left are kept ({kept}).", needed=needed, paid=_listed(parts),
+                             kept=kept))
+    game._finish(state, "won", t("The Energy Well is revived with {needed} orbs!", needed=needed))
 
 
 def well_overrun(state: dict) -> None:
-    _need_chapter(state, 3, "A Monster on the Energy Well")
-    game._finish(state, "lost", "A Monster marker is on the Energy Well tile at the end of the "
-                                "round.")
+    _need_chapter(state, 3, t("A Monster on the Energy Well belongs to chapter {chapter} of the "
+                              "campaign.", chapter=3))
+    game._finish(state, "lost", t("A Monster marker is on the Energy Well tile at the end of the "
+                                  "round."))
 
 
 def take_pile(state: dict, hero_id: str, pile: int, discard: str = "") -> None:
@@ -730,60 +792,70 @@ def take_pile(state: dict, hero_id: str, pile: int, discard: str = "") -> None:
     The Hero equips every card; past the 3 slots each card replaces one, which is discarded:
     `discard` names them by number, the Hero's cards first, then the pile's.
     """
-    _need_chapter(state, 4, "Recovering a Loot pile")
+    _need_chapter(state, 4, t("Recovering a Loot pile belongs to chapter {chapter} of the "
+                              "campaign.", chapter=4))
     quest = state["quest"]
     hero = game._hero(state, hero_id)
     name = game.hero_label(hero["id"])
     if pile >= len(quest["piles"]) or not quest["piles"][pile]:
-        raise Rejected("That Loot pile is already taken.")
+        raise Rejected(t("That Loot pile is already taken."))
     if quest["piles_due"] < 1:
-        raise Rejected("A Loot pile is taken only when a campsite's tile is emptied of "
-                       "Monsters: set Revealed campsites empty first.")
+        raise Rejected(t("A Loot pile is taken only when a campsite's tile is emptied of "
+                         "Monsters: set Revealed campsites empty first."))
     if state["phase"] != game.PHASE_OVER:
         # Once the chapter has ended there is no turn: the players name who takes it.
-        game._require_active(state, hero, "Recovering a Loot pile")
+        game._require_active(state, hero, t("Recovering a Loot pile"))
     cards = hero["loot"] + quest["piles"][pile]
     over = len(cards) - game.loot_slots(hero)
     chosen = _discards(discard, len(cards))
     if over > 0 and len(chosen) != over:
-        listed = ", ".join(f"{i} {card}" for i, card in enumerate(cards, 1))
-        raise Rejected(f"{name} holds {game.loot_slots(hero)} Loot cards at most: choose "
-                       f"{over} to discard among {listed}.")
+        listed = _listed([t("{number} {card}", number=i, card=card)
+                          for i, card in enumerate(cards, 1)])
+        raise Rejected(t("{hero} holds {slots} Loot cards at most: choose {over} to discard "
+                         "among {cards}.", hero=name, slots=game.loot_slots(hero), over=over,
+                         cards=listed))
     if over <= 0 and chosen:
-        raise Rejected(f"Every card fits in {name}'s slots: nothing to discard.")
+        raise Rejected(t("Every card fits in {hero}'s slots: nothing to discard.", hero=name))
     hero["loot"] = [card for i, card in enumerate(cards, 1) if i not in chosen]
     quest["piles"][pile] = []
     quest["recovered"].append(pile)
     quest["piles_due"] -= 1
-    line = f"{name} recovers Loot pile {pile + 1} and equips it."
     if chosen:
-        line += f" Discarded: {', '.join(cards[i - 1] for i in sorted(chosen))}."
-    state["events"].append(line)
+        state["events"].append(t("{hero} recovers Loot pile {pile} and equips it. Discarded: "
+                                 "{cards}.", hero=name, pile=pile + 1,
+                                 cards=_listed([cards[i - 1] for i in sorted(chosen)])))
+    else:
+        state["events"].append(t("{hero} recovers Loot pile {pile} and equips it.", hero=name,
+                                 pile=pile + 1))
 
 
 def _discards(text: str, count: int) -> set[int]:
     """Card numbers from "1, 4"; refused unless each is a card's number, once."""
     parts = [part.strip() for part in (text or "").replace(" ", ",").split(",") if part.strip()]
     if not all(part.isdigit() and 1 <= int(part) <= count for part in parts):
-        raise Rejected(f"Name the cards to discard by their numbers, from 1 to {count}.")
+        raise Rejected(t("Name the cards to discard by their numbers, from 1 to {count}.",
+                         count=count))
     numbers = {int(part) for part in parts}
     if len(numbers) != len(parts):
-        raise Rejected("Name each card to discard once.")
+        raise Rejected(t("Name each card to discard once."))
     return numbers
 
 
 def burn_pile(state: dict, pile: int) -> None:
     """Chapter 4's deserted campsite: only one card of the chosen pile survives the flames."""
-    _need_chapter(state, 4, "Burning a Loot pile")
+    _need_chapter(state, 4, t("Burning a Loot pile belongs to chapter {chapter} of the "
+                              "campaign.", chapter=4))
     piles = state["quest"]["piles"]
     if pile >= len(piles) or not piles[pile]:
-        raise Rejected("That Loot pile is already taken.")
+        raise Rejected(t("That Loot pile is already taken."))
     if len(piles[pile]) == 1 and any(len(p) > 1 for p in piles):
-        raise Rejected("Choose a pile with more than one card.")
+        raise Rejected(t("Choose a pile with more than one card."))
     burnt = len(piles[pile]) - 1
     piles[pile] = piles[pile][:1]
-    state["events"].append(f"The deserted campsite: {burnt} card{'s' if burnt != 1 else ''} of "
-                           f"Loot pile {pile + 1} burnt; one card survives.")
+    state["events"].append(tn("The deserted campsite: {count} card of Loot pile {pile} burnt; "
+                              "one card survives.",
+                              "The deserted campsite: {count} cards of Loot pile {pile} burnt; "
+                              "one card survives.", burnt, pile=pile + 1))
 
 
 # The Loot actions still open once a won chapter has ended, and the Loot each one settles.
@@ -810,20 +882,34 @@ def loot_open(state: dict, action: str) -> bool:
             and loot_due(state)[kind] > 0)
 
 
-def loot_waiting(state: dict) -> str | None:
+def loot_waiting(state: dict) -> Text | None:
     """What the Heroes still have to take before the chapter's end is confirmed, or None."""
     if (state.get("result") or {}).get("outcome") != "won":
         return None  # a lost chapter restarts from its saved start: nothing is carried
     due = loot_due(state)
-    parts = []
-    if due["piles"]:
-        parts.append(f"the active player takes {plural_pile(due['piles'])}")
-    if due["chests"]:
-        cards = "a Loot card" if due["chests"] == 1 else f"{due['chests']} Loot cards"
-        parts.append(f"draw {cards} from the Boss's chests for the Heroes who defeated it")
-    if not parts:
-        return None
-    return f"Before confirming the end: {' and '.join(parts)}, so the next chapter has them."
+    piles, chests = due["piles"], due["chests"]
+    if piles and chests:
+        return tn("Before confirming the end: the active player takes one Loot pile and draw "
+                  "{cards} from the Boss's chests for the Heroes who defeated it, so the next "
+                  "chapter has them.",
+                  "Before confirming the end: the active player takes {count} Loot piles and "
+                  "draw {cards} from the Boss's chests for the Heroes who defeated it, so the "
+                  "next chapter has them.", piles, cards=_loot_cards(chests))
+    if piles:
+        return tn("Before confirming the end: the active player takes one Loot pile, so the "
+                  "next chapter has them.",
+                  "Before confirming the end: the active player takes {count} Loot piles, so "
+                  "the next chapter has them.", piles)
+    if chests:
+        return tn("Before confirming the end: draw a Loot card from the Boss's chests for the "
+                  "Heroes who defeated it, so the next chapter has them.",
+                  "Before confirming the end: draw {count} Loot cards from the Boss's chests "
+                  "for the Heroes who defeated it, so the next chapter has them.", chests)
+    return None
+
+
+def _loot_cards(count: int) -> Text:
+    return tn("a Loot card", "{count} Loot cards", count)
 
 
 def chest_drawn(state: dict) -> None:
@@ -832,16 +918,21 @@ def chest_drawn(state: dict) -> None:
     if quest.get("chests_due", 0) > 0:
         quest["chests_due"] -= 1
         left = quest["chests_due"]
-        state["events"].append("Chest card drawn." + (f" {left} more to draw." if left else ""))
+        state["events"].append(tn("Chest card drawn. {count} more to draw.",
+                                  "Chest card drawn. {count} more to draw.", left) if left
+                               else t("Chest card drawn."))
 
 
 def claim_victory(state: dict) -> None:
-    _need_chapter(state, 4, "Ending the chapter")
+    _need_chapter(state, 4, t("Ending the chapter belongs to chapter {chapter} of the "
+                              "campaign.", chapter=4))
     quest = state["quest"]
     if not quest["goal_reached"]:
-        raise Rejected(f"{quest['campsites_empty']} revealed campsites are empty; "
-                       f"{CAMPSITES_NEEDED} are needed at the same time.")
-    game._finish(state, "won", victory_text(state, "Your equipment is recovered!"))
+        raise Rejected(tn("{count} revealed campsite is empty; {needed} are needed at the same "
+                          "time.",
+                          "{count} revealed campsites are empty; {needed} are needed at the "
+                          "same time.", quest["campsites_empty"], needed=CAMPSITES_NEEDED))
+    game._finish(state, "won", victory_text(state, t("Your equipment is recovered!")))
 
 
 def victory_stands(state: dict) -> bool:
@@ -850,12 +941,14 @@ def victory_stands(state: dict) -> bool:
 
 
 def victory_text(state: dict, line: str) -> str:
+    """Chapter 4's victory sentence `line`, and what became of the 4th pile when no emptied
+    campsite paid for it (a sentence of its own after `line`)."""
     quest = state["quest"]
     untaken = [i for i, p in enumerate(quest["piles"]) if p]
     # Only the pile no emptied campsite paid for is discarded: a pile due is still taken.
     if quest["campsites_empty"] < CAMPSITES and len(untaken) > quest["piles_due"]:
-        line += (" The 4th campsite was not emptied: the last Loot pile is discarded, your "
-                 "equipment is in the monsters' hands now.")
+        return t("{victory} The 4th campsite was not emptied: the last Loot pile is discarded, "
+                 "your equipment is in the monsters' hands now.", victory=line)
     return line
 
 
@@ -869,19 +962,23 @@ def boss_defeated(state: dict, chests: int = 0, which: int = 0) -> None:
     if chests:
         state["quest"]["boss_chests"] = state["quest"].get("boss_chests", 0) + chests
         state["quest"]["chests_due"] = state["quest"].get("chests_due", 0) + chests
-        cards = "a Loot card" if chests == 1 else f"{chests} Loot cards"
-        state["events"].append(f"The Boss's treasure: {chests} chest{'s' if chests != 1 else ''}. "
-                               f"Draw {cards} for the Heroes who defeated it (add them to their "
-                               "Loot on the phones, even once the chapter has ended): they take "
-                               "them into the next chapter.")
+        state["events"].append(tn(
+            "The Boss's treasure: {count} chest. Draw a Loot card for the Heroes who defeated "
+            "it (add them to their Loot on the phones, even once the chapter has ended): they "
+            "take them into the next chapter.",
+            "The Boss's treasure: {count} chests. Draw {count} Loot cards for the Heroes who "
+            "defeated it (add them to their Loot on the phones, even once the chapter has "
+            "ended): they take them into the next chapter.", chests))
     if chapter in (3, 4):
         boss["defeated"] = True
     if chapter == 3:
         state["quest"]["boss_defeated"] = True
-        state["events"].append(f"{boss['name'] or 'The Boss'} is defeated: 1 Boss of 1.")
+        state["events"].append(t("{boss} is defeated: 1 Boss of 1.", boss=boss["name"])
+                               if boss["name"] else t("The Boss is defeated: 1 Boss of 1."))
         check_chapter_3(state)
     elif chapter == 4:
-        state["events"].append(f"{boss['name'] or 'The Boss'} is defeated.")
+        state["events"].append(t("{boss} is defeated.", boss=boss["name"]) if boss["name"]
+                               else t("The Boss is defeated."))
     else:
         quest = state["quest"]
         more = quest.setdefault("more_bosses", [])
@@ -889,9 +986,12 @@ def boss_defeated(state: dict, chests: int = 0, which: int = 0) -> None:
         quest["bosses_defeated"] += 1
         quest["bosses_left"] = max(len(more) + (1 if which else 0),
                                    quest["bosses_left"] - 1)
-        state["events"].append(f"{beaten['name'] or 'The Boss'} is defeated: you may purify one "
-                               "Corruption marker (tap Corrupted −1). "
-                               f"Bosses left in the forest: {quest['bosses_left']}.")
+        state["events"].append(
+            t("{boss} is defeated: you may purify one Corruption marker (tap Corrupted −1). "
+              "Bosses left in the forest: {left}.", boss=beaten["name"], left=quest["bosses_left"])
+            if beaten["name"] else
+            t("The Boss is defeated: you may purify one Corruption marker (tap Corrupted −1). "
+              "Bosses left in the forest: {left}.", left=quest["bosses_left"]))
         if which == 0 and more:
             # The next Boss still in the forest takes the Boss panel, its track as it stands.
             state["boss"] = {"revealed": True, "defeated": False, **more.pop(0)}
@@ -907,15 +1007,25 @@ def another_boss(state: dict, key: str, name: str, track: int, cause: str) -> No
     quest = state["quest"]
     more = quest.setdefault("more_bosses", [])
     if len(more) >= 8:
-        raise Rejected("Nine Bosses at once is more than the box holds.")
+        raise Rejected(t("Nine Bosses at once is more than the box holds."))
     more.append({"key": key, "name": name, "track": track, "threat": 1,
                  "revealed_by": game.REVEALED_BY[cause]})
-    state["events"].append(game.REVEAL_TEXTS[cause].replace("the Boss", "another Boss", 1))
-    state["events"].append(f"Another Boss in the forest: {name}, threat 1 of {track}. Each "
-                           "Boss's threat rises after every turn and every round.")
+    state["events"].append(ANOTHER_REVEAL_TEXTS[cause])
+    state["events"].append(t("Another Boss in the forest: {boss}, threat 1 of {track}. Each "
+                             "Boss's threat rises after every turn and every round.", boss=name,
+                             track=track))
     if state["enraged_bosses"] and key in game.ENRAGED_BOSS_ALWAYS:
         state["events"].append(game.ENRAGED_BOSS_ALWAYS[key])
     quest["bosses_left"] = max(quest["bosses_left"], 1 + len(more))
+
+
+# game.REVEAL_TEXTS said of a Boss revealed while another lives.
+ANOTHER_REVEAL_TEXTS = {
+    "tile": t("A Hero enters another Boss tile: the Boss is revealed! The blue cube goes on the "
+              "first space of its threat track."),
+    "corruption": t("The corruption spreads to another Boss's tile: the Boss is revealed at once "
+                    "and its threat track is activated (the blue cube on its first space)."),
+}
 
 
 def boss_found(state: dict) -> None:
@@ -924,15 +1034,15 @@ def boss_found(state: dict) -> None:
     live = 1 + len(quest.get("more_bosses", []))
     if quest["bosses_left"] < live:
         quest["bosses_left"] = live
-        state["events"].append(f"Bosses in the forest: {live} to defeat.")
+        state["events"].append(t("Bosses in the forest: {count} to defeat.", count=live))
 
 
 def check_chapter_3(state: dict) -> None:
     quest = state["quest"]
     count = monsters_counted(state["monsters"])
     if quest["boss_defeated"] and count >= quest["monsters_needed"]:
-        game._finish(state, "won", f"1 Boss and {count} Monsters defeated: the Energy Well "
-                                   "holds!")
+        game._finish(state, "won", t("1 Boss and {count} Monsters defeated: the Energy Well "
+                                     "holds!", count=count))
 
 
 def _check_chapter_5(state: dict) -> None:
@@ -941,8 +1051,8 @@ def _check_chapter_5(state: dict) -> None:
         return
     if quest["totems"] >= TOTEMS and quest["bosses_left"] == 0:
         # "No bosses remain in the forest": a Boss tile still in the stack is not in it.
-        game._finish(state, "won", "The 4 totems are active and no Boss remains: the forest is "
-                                   "purified!")
+        game._finish(state, "won", t("The 4 totems are active and no Boss remains: the forest "
+                                     "is purified!"))
 
 
 def after_round(state: dict, round_number: int) -> None:
@@ -951,61 +1061,62 @@ def after_round(state: dict, round_number: int) -> None:
     if chapter == 2:
         quest = state["quest"]
         if quest["markers_carried"]:
-            state["events"].append("Orb Thieves: a Monster with an Orb marker that begins its "
-                                   "move on the Start tile loses the marker, discarded: tap "
-                                   "'An Orb Thief on the Start tile' for each marker.")
+            state["events"].append(t("Orb Thieves: a Monster with an Orb marker that begins its "
+                                     "move on the Start tile loses the marker, discarded: tap "
+                                     "'An Orb Thief on the Start tile' for each marker."))
         if quest["teleported"]:
-            one = quest["teleported"] == 1
-            state["events"].append(f"{_monsters(quest['teleported'])} teleported to the Start "
-                                   f"tile last round {'begins its' if one else 'begin their'} "
-                                   "move there.")
+            state["events"].append(tn("The Monster teleported to the Start tile last round "
+                                      "begins its move there.",
+                                      "The {count} Monsters teleported to the Start tile last "
+                                      "round begin their move there.", quest["teleported"]))
         quest["teleported"] = 0
         if quest["vortex_monsters"]:
             quest["teleported"] = quest["vortex_monsters"]
-            verb = "teleports" if quest["vortex_monsters"] == 1 else "teleport"
-            state["events"].append(f"{_monsters(quest['vortex_monsters'])} with an Orb marker "
-                                   f"stopped on the Vortex {verb} to the Start tile now.")
+            state["events"].append(tn("The Monster with an Orb marker stopped on the Vortex "
+                                      "teleports to the Start tile now.",
+                                      "The {count} Monsters with an Orb marker stopped on the "
+                                      "Vortex teleport to the Start tile now.",
+                                      quest["vortex_monsters"]))
             quest["vortex_monsters"] = 0
-        state["events"].append("Orb Thieves and chasers move: Monsters with an Orb marker 2 tiles "
-                               "toward the Start tile (one that moves onto the Vortex tile stops "
-                               "there: count it on a phone, it teleports to the Start tile at "
-                               "the end of the next round), chasing Monsters 1 tile (2 once the "
-                               "Energy Well is revealed) toward the nearest Hero with an Orb "
-                               "marker.")
+        state["events"].append(t("Orb Thieves and chasers move: Monsters with an Orb marker 2 "
+                                 "tiles toward the Start tile (one that moves onto the Vortex "
+                                 "tile stops there: count it on a phone, it teleports to the "
+                                 "Start tile at the end of the next round), chasing Monsters 1 "
+                                 "tile (2 once the Energy Well is revealed) toward the nearest "
+                                 "Hero with an Orb marker."))
     elif chapter == 3:
-        state["events"].append(f"End of round {round_number}: {spawn_text(round_number)}")
+        state["events"].append(t("End of round {round}: {spawn}", round=round_number,
+                                 spawn=spawn_text(round_number)))
         if round_number == 5 and state["boss"]["revealed"] and state["boss"]["defeated"]:
             # The first Boss was beaten: the tile is empty, so a second Boss comes, played
             # like the first (its own track from the first space).
             state["boss"] = {"revealed": False, "key": None, "name": None, "track": None,
                              "threat": 0, "defeated": False}
         if round_number == 5 and not state["boss"]["revealed"]:
-            game._reveal_boss_now(state, "End of round 5: put 1 Boss card on the Boss tile and "
-                                         "reveal it! The blue cube goes on the first space of "
-                                         "its threat track; name the Boss on a phone.",
-                                  "the end of round 5 (the spawn table)")
-        state["events"].append("Is a Monster marker on the Energy Well tile? Then the chapter is "
-                               "lost: tap 'A Monster is on the Well'.")
+            game._reveal_boss_now(state, t("End of round 5: put 1 Boss card on the Boss tile "
+                                           "and reveal it! The blue cube goes on the first "
+                                           "space of its threat track; name the Boss on a "
+                                           "phone."),
+                                  t("the end of round 5 (the spawn table)"))
+        state["events"].append(t("Is a Monster marker on the Energy Well tile? Then the chapter "
+                                 "is lost: tap 'A Monster is on the Well'."))
     elif chapter == 5:
         if round_number == 1 and state["quest"]["corruption_level"] == 2:
-            state["events"].append("All 4 campsites were searched in chapter 4: the chapter is "
-                                   "at a Corruption level of 2 instead of 1 at the end of this "
-                                   "first Adventure phase (see Number of Corrupted Forest "
-                                   "Tiles).")
-        state["events"].append("The corruption spreads: a Corruption marker on every tile "
-                               "connected by a path to a corrupted tile, and on every empty "
-                               "space next to one where an open path exists. Count the "
-                               "corrupted tiles and the markers on empty spaces apart on a "
-                               "phone.")
+            state["events"].append(t("All 4 campsites were searched in chapter 4: the chapter "
+                                     "is at a Corruption level of 2 instead of 1 at the end of "
+                                     "this first Adventure phase (see Number of Corrupted "
+                                     "Forest Tiles)."))
+        state["events"].append(t("The corruption spreads: a Corruption marker on every tile "
+                                 "connected by a path to a corrupted tile, and on every empty "
+                                 "space next to one where an open path exists. Count the "
+                                 "corrupted tiles and the markers on empty spaces apart on a "
+                                 "phone."))
 
 
-def _monsters(count: int) -> str:
-    return "The Monster" if count == 1 else f"The {count} Monsters"
-
-
-def _need_chapter(state: dict, chapter: int, doing: str) -> None:
+def _need_chapter(state: dict, chapter: int, refusal: Text) -> None:
+    """Refused (`refusal`: "... belongs to chapter N of the campaign.") outside `chapter`."""
     if state.get("chapter") != chapter:
-        raise Rejected(f"{doing} belongs to chapter {chapter} of the campaign.")
+        raise Rejected(refusal)
 
 
 def quest_view(state: dict) -> dict | None:
@@ -1089,22 +1200,23 @@ def forest_awakens(defeated: dict, enraged: list, rng: random.Random) -> dict:
     return result
 
 
-def awakening_text(draw: dict) -> str:
+def awakening_text(draw: dict) -> Text:
     if draw["type"] is None:
-        return "The Forest Awakens: every Monster type is already Enraged."
-    label = game.MONSTER_LABELS[draw["type"]]
-    names = ", ".join(game.MONSTER_LABELS[k] for k in draw.get("among", []))
+        return t("The Forest Awakens: every Monster type is already Enraged.")
+    monsters = MONSTER_PLURALS[draw["type"]]
+    names = _listed([game.MONSTER_LABELS[k] for k in draw.get("among", [])])
     if draw["how"] == "most":
         count = draw["counts"][draw["type"]]
-        return f"The Forest Awakens: {label}s were defeated most ({count}) and become Enraged."
+        return t("The Forest Awakens: {monsters} were defeated most ({count}) and become Enraged.",
+                 monsters=monsters, count=count)
     if draw["how"] == "tie":
-        return (f"The Forest Awakens: a tie for most defeated; drawn at random among {names}: "
-                f"{label}s become Enraged.")
+        return t("The Forest Awakens: a tie for most defeated; drawn at random among {types}: "
+                 "{monsters} become Enraged.", types=names, monsters=monsters)
     if draw["how"] == "already":
-        return (f"The Forest Awakens: the most-defeated type is already Enraged; drawn at random "
-                f"among {names}: {label}s become Enraged.")
-    return (f"The Forest Awakens: no Monster was defeated; drawn at random among {names}: "
-            f"{label}s become Enraged.")
+        return t("The Forest Awakens: the most-defeated type is already Enraged; drawn at random "
+                 "among {types}: {monsters} become Enraged.", types=names, monsters=monsters)
+    return t("The Forest Awakens: no Monster was defeated; drawn at random among {types}: "
+             "{monsters} become Enraged.", types=names, monsters=monsters)
 
 
 # ----------------------------------------------------------------- the campaign record
@@ -1115,13 +1227,13 @@ def new_campaign(name, players: list[str], heroes: list[str], first_player: int,
     """A campaign at the start of chapter 1: every Hero at 5 HP, 0 orbs, no Power, no Loot."""
     name = " ".join(str(name or "").split())
     if not name:
-        raise Rejected("Give the campaign a name, so you can find it another evening.")
+        raise Rejected(t("Give the campaign a name, so you can find it another evening."))
     if len(name) > 40:
-        raise Rejected("A campaign name has at most 40 characters.")
+        raise Rejected(t("A campaign name has at most 40 characters."))
     if thorns not in game.THORNS_CARDS:
-        raise Rejected("Choose the Easy, Regular or Difficult Thorns card.")
+        raise Rejected(t("Choose the Easy, Regular or Difficult Thorns card."))
     if not 0 <= first_player < len(players):
-        raise Rejected("The first player must be one of the players.")
+        raise Rejected(t("The first player must be one of the players."))
     seats = list(range(len(players))) if len(players) > 1 else [0, 0]
     return {
         "name": name,
@@ -1147,9 +1259,9 @@ def new_campaign(name, players: list[str], heroes: list[str], first_player: int,
 def table_options(campaign: dict, campaign_id: int, rng: random.Random) -> dict:
     """The raw options of the Explorers table that plays the campaign's current chapter."""
     if campaign["finished"]:
-        raise Rejected("The campaign is over: all five chapters are won.")
+        raise Rejected(t("The campaign is over: all five chapters are won."))
     if campaign["awaiting_discards"]:
-        raise Rejected("The chapter was lost: each Hero discards one Loot card first.")
+        raise Rejected(t("The chapter was lost: each Hero discards one Loot card first."))
     chapter = campaign["chapter"]
     heroes = campaign["heroes"]
     raw = {"first_player": str(campaign["first_player"]), "thorns": campaign["thorns"]}
@@ -1158,7 +1270,7 @@ def table_options(campaign: dict, campaign_id: int, rng: random.Random) -> dict:
     else:
         for hero in heroes:
             raw[f"hero_{hero['seat'] + 1}"] = hero["id"]
-    carry = json.loads(json.dumps(campaign["carry"]))
+    carry = copy.deepcopy(campaign["carry"])
     start = {"campaign": campaign_id, "chapter": chapter, "carry": carry,
              "enraged": list(campaign["enraged"])}
     if chapter == 4:
@@ -1180,15 +1292,15 @@ def deal_piles(carry: dict, rng: random.Random) -> list[list[str]]:
     return [cards[i::LOOT_PILES] for i in range(LOOT_PILES)]
 
 
-def chapter_started(campaign: dict, code: str) -> tuple[dict, list[str]]:
-    new = json.loads(json.dumps(campaign))
+def chapter_started(campaign: dict, code: str) -> tuple[dict, list[Text]]:
+    new = copy.deepcopy(campaign)
     chapter = new["chapter"]
     new["attempts"][str(chapter)] += 1
     new["table"] = code
     new["table_chapter"] = chapter
     attempt = new["attempts"][str(chapter)]
-    return new, [f"Chapter {chapter} · {CHAPTER_TITLES[chapter]}: attempt {attempt} starts at "
-                 f"table {code}."]
+    return new, [t("Chapter {chapter} · {title}: attempt {attempt} starts at table {code}.",
+                   chapter=chapter, title=CHAPTER_TITLES[chapter], attempt=attempt, code=code)]
 
 
 def carry_after(chapter: int, heroes: list[dict]) -> dict:
@@ -1209,20 +1321,20 @@ def carry_after(chapter: int, heroes: list[dict]) -> dict:
 
 
 def record_result(campaign: dict, code: str, table_state: dict,
-                  rng: random.Random) -> tuple[dict, list[str]]:
+                  rng: random.Random) -> tuple[dict, list[Text]]:
     """Apply a finished chapter table to the campaign, once; a table seen before changes nothing."""
     if code in campaign["recorded"] or code != campaign["table"]:
         return campaign, []
     if table_state.get("phase") != game.PHASE_OVER or not table_state.get("result"):
         return campaign, []
-    new = json.loads(json.dumps(campaign))
+    new = copy.deepcopy(campaign)
     chapter = table_state["chapter"]
     outcome = table_state["result"]["outcome"]
     reason = table_state["result"]["reason"]
     entry = {"chapter": chapter, "outcome": outcome, "draw": None}
     events = []
     if outcome == "won":
-        events.append(f"Chapter {chapter} won: {reason}")
+        events.append(t("Chapter {chapter} won: {reason}", chapter=chapter, reason=reason))
         new["results"][str(chapter)] = "won"
         new["carry"] = carry_after(chapter, table_state["heroes"])
         if chapter == 4:
@@ -1230,7 +1342,7 @@ def record_result(campaign: dict, code: str, table_state: dict,
         if chapter == 5:
             # The last chapter ends the campaign: nothing is carried and nothing awakens.
             new["finished"] = True
-            events.append("The campaign is won: the forest is saved. Congratulations!")
+            events.append(t("The campaign is won: the forest is saved. Congratulations!"))
         else:
             events.append(_carry_text(chapter))
             draw = forest_awakens(table_state["monsters"], new["enraged"], rng)
@@ -1241,8 +1353,9 @@ def record_result(campaign: dict, code: str, table_state: dict,
             events.append(awakening_text(draw))
             new["chapter"] = chapter + 1
     else:
-        events.append(f"Chapter {chapter} lost: {reason} Each Hero discards one Loot card, then "
-                      "the chapter starts again from its saved starting state.")
+        events.append(t("Chapter {chapter} lost: {reason} Each Hero discards one Loot card, "
+                        "then the chapter starts again from its saved starting state.",
+                        chapter=chapter, reason=reason))
         new["results"][str(chapter)] = "lost"
         new["awaiting_discards"] = True
     new["recorded"][code] = entry
@@ -1250,33 +1363,35 @@ def record_result(campaign: dict, code: str, table_state: dict,
     return new, events
 
 
-def _carry_text(chapter: int) -> str:
+def _carry_text(chapter: int) -> Text | str:
     if chapter == 2:
-        return ("Carried into chapter 3: Powers, Loot and orbs; each Hero recovers only 1 HP; "
-                "status markers discarded.")
-    return (f"Carried into chapter {chapter + 1}: Powers and Loot; HP back to 5, orbs to 0, "
-            "status markers discarded." if chapter < 5 else "")
+        return t("Carried into chapter 3: Powers, Loot and orbs; each Hero recovers only 1 HP; "
+                 "status markers discarded.")
+    return (t("Carried into chapter {chapter}: Powers and Loot; HP back to 5, orbs to 0, status "
+              "markers discarded.", chapter=chapter + 1) if chapter < 5 else "")
 
 
-def restart(campaign: dict, discards: dict) -> tuple[dict, list[str]]:
+def restart(campaign: dict, discards: dict) -> tuple[dict, list[Text]]:
     """A lost chapter: each Hero with Loot discards the card the players chose."""
     if not campaign["awaiting_discards"]:
-        raise Rejected("No chapter is waiting to be restarted.")
-    new = json.loads(json.dumps(campaign))
-    lines = []
+        raise Rejected(t("No chapter is waiting to be restarted."))
+    new = copy.deepcopy(campaign)
+    said = t("Chapter {chapter} restarts from its starting state.", chapter=new["chapter"])
     for hero in new["heroes"]:
         loot = new["carry"][hero["id"]]["loot"]
         name = game.hero_label(hero["id"])
         if not loot:
-            lines.append(f"{name} has no Loot card to discard.")
-            continue
-        index = discards.get(hero["id"])
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(loot):
-            raise Rejected(f"Choose which Loot card {name} discards.")
-        lines.append(f"{name} discards {loot.pop(index)}.")
+            line = t("{hero} has no Loot card to discard.", hero=name)
+        else:
+            index = discards.get(hero["id"])
+            if (isinstance(index, bool) or not isinstance(index, int)
+                    or not 0 <= index < len(loot)):
+                raise Rejected(t("Choose which Loot card {hero} discards.", hero=name))
+            line = t("{hero} discards {card}.", hero=name, card=loot.pop(index))
+        # One sentence after another, each said whole.
+        said = tc("sentences", "{first} {then}", first=said, then=line)
     new["awaiting_discards"] = False
-    chapter = new["chapter"]
-    return new, [f"Chapter {chapter} restarts from its starting state. " + " ".join(lines)]
+    return new, [said]
 
 
 def campaign_view(campaign: dict) -> dict:
@@ -1318,14 +1433,14 @@ def correctable_chapter(campaign: dict) -> str | None:
     return code if entry.get("draw") else None  # only a won chapter draws
 
 
-def correct_tally(campaign: dict, monsters: dict, rng: random.Random) -> tuple[dict, list[str]]:
+def correct_tally(campaign: dict, monsters: dict, rng: random.Random) -> tuple[dict, list[Text]]:
     """The last won chapter's Monsters defeated, corrected before the next chapter starts:
     its draw of The Forest Awakens is undone and drawn again from the corrected tally."""
     code = correctable_chapter(campaign)
     if code is None:
-        raise Rejected("No chapter's tally can be corrected now: only the last chapter won, "
-                       "until the next one starts.")
-    new = json.loads(json.dumps(campaign))
+        raise Rejected(t("No chapter's tally can be corrected now: only the last chapter won, "
+                         "until the next one starts."))
+    new = copy.deepcopy(campaign)
     entry = new["recorded"][code]
     old_type = entry["draw"]["type"]
     enraged = [kind for kind in new["enraged"] if kind != old_type]
@@ -1335,10 +1450,20 @@ def correct_tally(campaign: dict, monsters: dict, rng: random.Random) -> tuple[d
     new["enraged"] = [kind for kind in game.MONSTERS if kind in enraged]
     entry["draw"] = draw
     entry["monsters"] = {kind: int(monsters.get(kind, 0)) for kind in game.MONSTERS}
-    counted = join_names([plural(entry["monsters"][k], game.MONSTER_LABELS[k])
-                          for k in game.MONSTERS])
-    return new, [f"Chapter {entry['chapter']}'s Monster tally corrected: {counted}.",
+    counted = join_names([MONSTER_COUNTS[k](entry["monsters"][k]) for k in game.MONSTERS])
+    return new, [t("Chapter {chapter}'s Monster tally corrected: {counts}.",
+                   chapter=entry["chapter"], counts=counted),
                  awakening_text(draw)]
+
+
+# A number of Monsters of one type, as a corrected tally says it.
+MONSTER_COUNTS = {
+    "mushroom": lambda n: tnc("monster type", "{count} Mushroom", "{count} Mushrooms", n),
+    "plant": lambda n: tnc("monster type", "{count} Plant", "{count} Plants", n),
+    "spirit": lambda n: tnc("monster type", "{count} Spirit", "{count} Spirits", n),
+    "skeleton": lambda n: tnc("monster type", "{count} Skeleton", "{count} Skeletons", n),
+    "snake": lambda n: tnc("monster type", "{count} Snake", "{count} Snakes", n),
+}
 
 
 # The classic game reaches the chapters' rules through this hook (it never imports this module).

@@ -43,7 +43,7 @@ import random
 
 from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
                    require_step, settle_seat)
-from .words import join_names, player_name, plural
+from .words import Text, from_data, join_names, player_name, t, tc, tn, to_data
 
 # The campaign's chapter rules (explorers_campaign.py), a layer over this game: that module
 # sets itself here as it loads (the games package loads it with this one). This module
@@ -71,189 +71,218 @@ FUNGOR_EXTRA_THREAT = 8
 HEROES = ("xylia", "klethor", "shavi", "bethras")
 HERO_LABELS = {"xylia": "Xylia", "klethor": "Klethor", "shavi": "Sha'Vi", "bethras": "Bethras"}
 HERO_COLORS = {"xylia": "green", "klethor": "purple", "shavi": "blue", "bethras": "orange"}
+# The colour of each Hero's pieces, said in the setup checklist.
+HERO_COLOR_NAMES = {"xylia": tc("hero colour", "green"), "klethor": tc("hero colour", "purple"),
+                    "shavi": tc("hero colour", "blue"), "bethras": tc("hero colour", "orange")}
 HERO_POWERS = {
-    "xylia": ("Phase 1: place one extra Forest tile after the last player (once per round).",
-              "Phase 2: support a Group Combat from one tile away along a path."),
-    "klethor": ("Phase 2: reroll 1 Combat die during each battle roll.",
-                "Phase 2: reroll any Combat dice once during each battle."),
-    "shavi": ("Phase 2: turn a used refresh card face up to use it again (once per turn).",
-              "Phase 1: set one Hero die to any side before rolling the others (once per round)."),
-    "bethras": ("Phase 2: when drawing a card, draw 2 and put 1 back.",
-                "Phase 2: after rerolling, reroll all Hero dice one final time."),
+    "xylia": (t("Phase 1: place one extra Forest tile after the last player (once per round)."),
+              t("Phase 2: support a Group Combat from one tile away along a path.")),
+    "klethor": (t("Phase 2: reroll 1 Combat die during each battle roll."),
+                t("Phase 2: reroll any Combat dice once during each battle.")),
+    "shavi": (t("Phase 2: turn a used refresh card face up to use it again (once per turn)."),
+              t("Phase 1: set one Hero die to any side before rolling the others (once per round).")),
+    "bethras": (t("Phase 2: when drawing a card, draw 2 and put 1 back."),
+                t("Phase 2: after rerolling, reroll all Hero dice one final time.")),
 }
 
 THORNS_CARDS = ("easy", "regular", "difficult")
-THORNS_LABELS = {"easy": "Easy", "regular": "Regular", "difficult": "Difficult"}
+THORNS_LABELS = {"easy": tc("Thorns card", "Easy"), "regular": tc("Thorns card", "Regular"),
+                 "difficult": tc("Thorns card", "Difficult")}
 
 MONSTERS = ("mushroom", "plant", "spirit", "skeleton", "snake")
-MONSTER_LABELS = {"mushroom": "Mushroom", "plant": "Plant", "spirit": "Spirit",
-                  "skeleton": "Skeleton", "snake": "Snake"}
+MONSTER_LABELS = {"mushroom": t("Mushroom"), "plant": t("Plant"), "spirit": t("Spirit"),
+                  "skeleton": t("Skeleton"), "snake": t("Snake")}
+# The same types as a group ("Mushrooms defeated"): a word of its own in every language.
+MONSTER_PLURALS = {"mushroom": t("Mushrooms"), "plant": t("Plants"), "spirit": t("Spirits"),
+                   "skeleton": t("Skeletons"), "snake": t("Snakes")}
 MONSTER_ICONS = {"mushroom": "🍄", "plant": "🌿", "spirit": "👻", "skeleton": "🦴", "snake": "🐍"}
 ENRAGED_MONSTERS = {
-    "spirit": "Put back into play right after its first defeat and fought again at once.",
-    "snake": "Poisons every Hero on its tile who takes part in a battle against it.",
-    "skeleton": "Combat dice cannot be rerolled against it.",
-    "plant": "Gets a Leaf Shield marker when it appears: it absorbs the first successful hit.",
-    "mushroom": "Deals its sword damage before the Hero rolls, whatever the outcome (once per combat).",
+    "spirit": t("Put back into play right after its first defeat and fought again at once."),
+    "snake": t("Poisons every Hero on its tile who takes part in a battle against it."),
+    "skeleton": t("Combat dice cannot be rerolled against it."),
+    "plant": t("Gets a Leaf Shield marker when it appears: it absorbs the first successful hit."),
+    "mushroom": t("Deals its sword damage before the Hero rolls, whatever the outcome (once per combat)."),
+}
+
+
+def monster_count(kind: str, count: int) -> Text:
+    """'1 Mushroom', '3 Mushrooms': a count of one Monster type, as each language says it."""
+    return _MONSTER_COUNTS.get(kind, _MONSTER_COUNTS[None])(count)
+
+
+_MONSTER_COUNTS = {
+    "mushroom": lambda n: tn("{count} Mushroom", "{count} Mushrooms", n),
+    "plant": lambda n: tn("{count} Plant", "{count} Plants", n),
+    "spirit": lambda n: tn("{count} Spirit", "{count} Spirits", n),
+    "skeleton": lambda n: tn("{count} Skeleton", "{count} Skeletons", n),
+    "snake": lambda n: tn("{count} Snake", "{count} Snakes", n),
+    None: lambda n: tn("{count} Monster", "{count} Monsters", n),
 }
 
 BOSSES = ("aethera", "venomia", "grimnor", "sylva", "fungor", "other")
-BOSS_LABELS = {"aethera": "Aethera, Warden of Spirits", "venomia": "Venomia, Sentinel of Snakes",
-               "grimnor": "Grimnor, Guardian of Bones", "sylva": "Sylva, Keeper of Plants",
-               "fungor": "Fungor, Lord of Mushrooms", "other": "Another Boss"}
+BOSS_LABELS = {"aethera": t("Aethera, Warden of Spirits"), "venomia": t("Venomia, Sentinel of Snakes"),
+               "grimnor": t("Grimnor, Guardian of Bones"), "sylva": t("Sylva, Keeper of Plants"),
+               "fungor": t("Fungor, Lord of Mushrooms"), "other": t("Another Boss")}
 # The Enraged Bosses card: what holds from the reveal, and what happens at a threat level.
 ENRAGED_BOSS_ALWAYS = {
-    "venomia": "Enraged Venomia permanently has 4 health points.",
-    "grimnor": "Enraged Grimnor's shield has a +1 bonus.",
-    "sylva": "Enraged Sylva starts with a Leaf Shield marker on it.",
-    "fungor": "Enraged Fungor permanently has 4 health points.",
+    "venomia": t("Enraged Venomia permanently has 4 health points."),
+    "grimnor": t("Enraged Grimnor's shield has a +1 bonus."),
+    "sylva": t("Enraged Sylva starts with a Leaf Shield marker on it."),
+    "fungor": t("Enraged Fungor permanently has 4 health points."),
 }
 ENRAGED_BOSS_AT = {
-    ("aethera", 5): "Threat 5: Enraged Aethera adds a Monster to the Boss's tile.",
-    ("venomia", 5): "Threat 5: Enraged Venomia poisons the Heroes on the Boss's tile "
-                    "who are not poisoned yet.",
-    ("grimnor", 5): "Threat 5: Enraged Grimnor adds a Monster to the Boss's tile.",
-    ("sylva", 5): "Threat 5: Enraged Sylva gains another Leaf Shield marker.",
-    ("fungor", 5): "Threat 5: Enraged Fungor does 1 damage to all Heroes taking part in the battle.",
-    ("fungor", 8): "Threat 8: Enraged Fungor does 1 damage to all Heroes taking part in the battle.",
+    ("aethera", 5): t("Threat 5: Enraged Aethera adds a Monster to the Boss's tile."),
+    ("venomia", 5): t("Threat 5: Enraged Venomia poisons the Heroes on the Boss's tile "
+                      "who are not poisoned yet."),
+    ("grimnor", 5): t("Threat 5: Enraged Grimnor adds a Monster to the Boss's tile."),
+    ("sylva", 5): t("Threat 5: Enraged Sylva gains another Leaf Shield marker."),
+    ("fungor", 5): t("Threat 5: Enraged Fungor does 1 damage to all Heroes taking part in the battle."),
+    ("fungor", 8): t("Threat 8: Enraged Fungor does 1 damage to all Heroes taking part in the battle."),
 }
 
 MARKERS = ("poison", "thorns")
-MARKER_LABELS = {"poison": "Poison", "thorns": "Thorns"}
+MARKER_LABELS = {"poison": tc("status marker", "Poison"), "thorns": tc("status marker", "Thorns")}
 TILE_KINDS = ("growth", "high_risk", "xylia")
 # What revealed a Boss: a Hero on its tile, or (chapter 5) the corruption spreading onto it.
 REVEAL_CAUSES = ("tile", "corruption")
-REVEALED_BY = {"tile": "a Hero entered the Boss tile",
-               "corruption": "the corruption spread to its tile"}
+REVEALED_BY = {"tile": t("a Hero entered the Boss tile"),
+               "corruption": t("the corruption spread to its tile")}
 REVEAL_TEXTS = {
-    "tile": "A Hero enters the Boss tile: the Boss is revealed! The blue cube goes on the first "
-            "space of its threat track.",
-    "corruption": "The corruption spreads to the Boss's tile: the Boss is revealed at once and "
-                  "its threat track is activated (the blue cube on its first space).",
+    "tile": t("A Hero enters the Boss tile: the Boss is revealed! The blue cube goes on the first "
+              "space of its threat track."),
+    "corruption": t("The corruption spreads to the Boss's tile: the Boss is revealed at once and "
+                    "its threat track is activated (the blue cube on its first space)."),
+}
+# The same for a second Boss of chapter 5 (explorers_campaign.py): whole sentences of their own.
+REVEAL_TEXTS_ANOTHER = {
+    "tile": t("A Hero enters the Boss tile: another Boss is revealed! The blue cube goes on the "
+              "first space of its threat track."),
+    "corruption": t("The corruption spreads to the Boss's tile: another Boss is revealed at once "
+                    "and its threat track is activated (the blue cube on its first space)."),
 }
 
 PHASE_GROWTH = "growth"
 PHASE_ADVENTURE = "adventure"
 PHASE_OVER = "over"
-PHASE_LABELS = {PHASE_GROWTH: "Phase 1 · Forest Growth", PHASE_ADVENTURE: "Phase 2 · Adventure",
-                PHASE_OVER: "Game over"}
+PHASE_LABELS = {PHASE_GROWTH: t("Phase 1 · Forest Growth"), PHASE_ADVENTURE: t("Phase 2 · Adventure"),
+                PHASE_OVER: t("Game over")}
 
 # A classic game, or one campaign chapter played as a single non-campaign game.
 GAME_KINDS = ("classic", "1", "2", "3", "4", "5")
 
 OPTIONS = (
-    Param("first_player", "text", label="First player", default="0"),
-    Param("hero_1", "text", label="Player 1's Hero", default=""),
-    Param("hero_2", "text", label="Player 2's Hero", default=""),
-    Param("hero_3", "text", label="Player 3's Hero", default=""),
-    Param("hero_4", "text", label="Player 4's Hero", default=""),
-    Param("solo_hero", "text", label="Solo: the second Hero", default=""),
-    Param("thorns", "choice", label="Thorns card", choices=THORNS_CARDS, default="regular"),
-    Param("enraged_monsters", "bool", label="Enraged Monsters card", default=False),
-    Param("enraged_bosses", "bool", label="Enraged Bosses card", default=False),
-    Param("inn", "bool", label="Inn mini-expansion", default=False),
-    Param("lairs", "bool", label="Lairs mini-expansion", default=False),
-    Param("chapter", "choice", label="Game", choices=GAME_KINDS, default="classic"),
+    Param("first_player", "text", label=t("First player"), default="0"),
+    Param("hero_1", "text", label=t("Player 1's Hero"), default=""),
+    Param("hero_2", "text", label=t("Player 2's Hero"), default=""),
+    Param("hero_3", "text", label=t("Player 3's Hero"), default=""),
+    Param("hero_4", "text", label=t("Player 4's Hero"), default=""),
+    Param("solo_hero", "text", label=t("Solo: the second Hero"), default=""),
+    Param("thorns", "choice", label=t("Thorns card"), choices=THORNS_CARDS, default="regular"),
+    Param("enraged_monsters", "bool", label=t("Enraged Monsters card"), default=False),
+    Param("enraged_bosses", "bool", label=t("Enraged Bosses card"), default=False),
+    Param("inn", "bool", label=t("Inn mini-expansion"), default=False),
+    Param("lairs", "bool", label=t("Lairs mini-expansion"), default=False),
+    Param("chapter", "choice", label=t("Game"), choices=GAME_KINDS, default="classic"),
 )
 
-_HERO = Param("hero", "choice", label="Hero", choices=HEROES)
+_HERO = Param("hero", "choice", label=t("Hero"), choices=HEROES)
 # What the step-advancing actions name, so that a second tap cannot end the next step too.
-_TURN_HERO = Param("hero", "choice", label="Whose turn ends", choices=HEROES)
-_TILE_HERO = Param("hero", "choice", label="Whose Forest Growth tile", choices=HEROES, optional=True)
-_ROUND = Param("round", "int", label="Round", min=1, max=999)
+_TURN_HERO = Param("hero", "choice", label=t("Whose turn ends"), choices=HEROES)
+_TILE_HERO = Param("hero", "choice", label=t("Whose Forest Growth tile"), choices=HEROES, optional=True)
+_ROUND = Param("round", "int", label=t("Round"), min=1, max=999)
 # Chapter 5 may hold several Bosses at once: 0 is the Boss panel's own, 1 on the others.
-_WHICH_BOSS = Param("which", "int", label="Which Boss", min=0, max=9, default=0)
+_WHICH_BOSS = Param("which", "int", label=t("Which Boss"), min=0, max=9, default=0)
 CAMPAIGN_COUNTERS = ("mushroom_a", "mushroom_b", "mushroom_c", "vials", "potions",
                      "campfire_monsters", "markers_carried", "markers_lost", "vortex_monsters",
                      "campsites_found",
                      "campsites_empty", "corrupted", "corrupted_spaces", "totems", "bosses_left")
 # Wide ranges on purpose: an out-of-range value is refused by the rules with the rulebook's words.
-_HP = Param("hp", "int", label="HP", min=-99, max=99)
-_ORBS = Param("orbs", "int", label="Orbs", min=-99, max=99)
+_HP = Param("hp", "int", label=t("HP"), min=-99, max=99)
+_ORBS = Param("orbs", "int", label=t("Orbs"), min=-99, max=99)
 
 ACTIONS: dict[str, ActionSpec] = {
     "place_tile": ActionSpec(
-        "place_tile", (Param("kind", "choice", label="Tile", choices=TILE_KINDS, default="growth"),
+        "place_tile", (Param("kind", "choice", label=t("Tile"), choices=TILE_KINDS, default="growth"),
                        _TILE_HERO),
-        label="Place a Forest tile", step="hero"),
-    "start_adventure": ActionSpec("start_adventure", (_ROUND,), label="Start the Adventure phase",
+        label=t("Place a Forest tile"), step="hero"),
+    "start_adventure": ActionSpec("start_adventure", (_ROUND,), label=t("Start the Adventure phase"),
                                   step="round"),
-    "end_turn": ActionSpec("end_turn", (_TURN_HERO,), label="End turn", step="hero"),
-    "end_round": ActionSpec("end_round", (_ROUND,), label="End round", step="round"),
-    "set_hp": ActionSpec("set_hp", (_HERO, _HP), label="Set HP"),
-    "set_orbs": ActionSpec("set_orbs", (_HERO, _ORBS), label="Set orbs"),
+    "end_turn": ActionSpec("end_turn", (_TURN_HERO,), label=t("End turn"), step="hero"),
+    "end_round": ActionSpec("end_round", (_ROUND,), label=t("End round"), step="round"),
+    "set_hp": ActionSpec("set_hp", (_HERO, _HP), label=t("Set HP")),
+    "set_orbs": ActionSpec("set_orbs", (_HERO, _ORBS), label=t("Set orbs")),
     "set_marker": ActionSpec(
-        "set_marker", (_HERO, Param("marker", "choice", label="Marker", choices=MARKERS),
-                       Param("on", "bool", label="On", default=False)),
-        label="Put on or discard a status marker"),
-    "concentrate": ActionSpec("concentrate", (_HERO, Param("on", "bool", label="On", default=False)),
-                              label="Concentration orb"),
-    "unlock_power": ActionSpec("unlock_power", (_HERO, Param("both", "bool", label="Both Powers",
+        "set_marker", (_HERO, Param("marker", "choice", label=t("Marker"), choices=MARKERS),
+                       Param("on", "bool", label=t("On"), default=False)),
+        label=t("Put on or discard a status marker")),
+    "concentrate": ActionSpec("concentrate", (_HERO, Param("on", "bool", label=t("On"), default=False)),
+                              label=t("Concentration orb")),
+    "unlock_power": ActionSpec("unlock_power", (_HERO, Param("both", "bool", label=t("Both Powers"),
                                                              default=False)),
-                               label="Unlock a unique Power"),
-    "set_powers": ActionSpec("set_powers", (_HERO, Param("powers", "int", label="Powers unlocked",
+                               label=t("Unlock a unique Power")),
+    "set_powers": ActionSpec("set_powers", (_HERO, Param("powers", "int", label=t("Powers unlocked"),
                                                          min=0, max=2)),
-                             label="Correct the unique Powers"),
-    "add_loot": ActionSpec("add_loot", (_HERO, Param("name", "text", label="Loot card", max_length=30)),
-                           label="Take a Loot card"),
-    "remove_loot": ActionSpec("remove_loot", (_HERO, Param("index", "int", label="Loot slot",
+                             label=t("Correct the unique Powers")),
+    "add_loot": ActionSpec("add_loot", (_HERO, Param("name", "text", label=t("Loot card"), max_length=30)),
+                           label=t("Take a Loot card")),
+    "remove_loot": ActionSpec("remove_loot", (_HERO, Param("index", "int", label=t("Loot slot"),
                                                            min=0, max=LOOT_SLOTS - 1)),
-                              label="Discard a Loot card"),
-    "give_loot": ActionSpec("give_loot", (_HERO, Param("index", "int", label="Loot slot", min=0,
+                              label=t("Discard a Loot card")),
+    "give_loot": ActionSpec("give_loot", (_HERO, Param("index", "int", label=t("Loot slot"), min=0,
                                                        max=LOOT_SLOTS - 1),
-                                          Param("to", "choice", label="To Hero", choices=HEROES)),
-                            label="Give a Loot card"),
-    "first_aid": ActionSpec("first_aid", (_HERO,), label="First Aid"),
-    "quest_slot": ActionSpec("quest_slot", (_HERO, Param("on", "bool", label="On", default=False)),
-                             label="Quest markers in an equipment slot"),
+                                          Param("to", "choice", label=t("To Hero"), choices=HEROES)),
+                            label=t("Give a Loot card")),
+    "first_aid": ActionSpec("first_aid", (_HERO,), label=t("First Aid")),
+    "quest_slot": ActionSpec("quest_slot", (_HERO, Param("on", "bool", label=t("On"), default=False)),
+                             label=t("Quest markers in an equipment slot")),
     "reveal_boss": ActionSpec(
-        "reveal_boss", (Param("boss", "choice", label="Boss", choices=BOSSES),
-                        Param("name", "text", label="Boss name", optional=True, default="",
+        "reveal_boss", (Param("boss", "choice", label=t("Boss"), choices=BOSSES),
+                        Param("name", "text", label=t("Boss name"), optional=True, default="",
                               max_length=30),
                         # Optional here only so that an empty field is answered in words.
-                        Param("track", "int", label="Threat track length", min=TRACK_MIN,
+                        Param("track", "int", label=t("Threat track length"), min=TRACK_MIN,
                               max=TRACK_MAX, optional=True),
-                        Param("cause", "choice", label="What revealed it", choices=REVEAL_CAUSES,
+                        Param("cause", "choice", label=t("What revealed it"), choices=REVEAL_CAUSES,
                               default="tile")),
-        label="Reveal the Boss"),
-    "threat_up": ActionSpec("threat_up", (_WHICH_BOSS,), label="Threat +1"),
-    "set_threat": ActionSpec("set_threat", (Param("threat", "int", label="Threat", min=1,
+        label=t("Reveal the Boss")),
+    "threat_up": ActionSpec("threat_up", (_WHICH_BOSS,), label=t("Threat +1")),
+    "set_threat": ActionSpec("set_threat", (Param("threat", "int", label=t("Threat"), min=1,
                                                   max=TRACK_MAX), _WHICH_BOSS),
-                             label="Correct the threat"),
-    "defeat_boss": ActionSpec("defeat_boss", (Param("chests", "int", label="Chest icons on the "
-                                                    "Boss tile and card", min=0, max=9,
+                             label=t("Correct the threat")),
+    "defeat_boss": ActionSpec("defeat_boss", (Param("chests", "int", label=t("Chest icons on the "
+                                                      "Boss tile and card"), min=0, max=9,
                                                     default=0), _WHICH_BOSS),
-                              label="The Boss is defeated"),
-    "set_stack": ActionSpec("set_stack", (Param("stack", "int", label="Tiles in the stack", min=0,
+                              label=t("The Boss is defeated")),
+    "set_stack": ActionSpec("set_stack", (Param("stack", "int", label=t("Tiles in the stack"), min=0,
                                                 max=STACK_TILES + 1),),
-                            label="Correct the Forest stack"),
-    "tally": ActionSpec("tally", (Param("kind", "choice", label="Monster", choices=MONSTERS),
-                                  Param("count", "int", label="Defeated", min=0, max=99)),
-                        label="Monsters defeated"),
+                            label=t("Correct the Forest stack")),
+    "tally": ActionSpec("tally", (Param("kind", "choice", label=t("Monster"), choices=MONSTERS),
+                                  Param("count", "int", label=t("Defeated"), min=0, max=99)),
+                        label=t("Monsters defeated")),
     # Campaign chapters (explorers_campaign.py): refused on a classic table.
-    "quest": ActionSpec("quest", (Param("counter", "choice", label="Counter",
+    "quest": ActionSpec("quest", (Param("counter", "choice", label=t("Counter"),
                                         choices=CAMPAIGN_COUNTERS),
-                                  Param("value", "int", label="Count", min=-99, max=99)),
-                        label="Chapter counter"),
-    "concoct": ActionSpec("concoct", (_HERO,), label="Concoct a potion"),
-    "energy_well": ActionSpec("energy_well", (Param("marker_orbs", "int", label="Orbs on the Orb "
-                                                    "markers", min=0, max=40, default=0),
+                                  Param("value", "int", label=t("Count"), min=-99, max=99)),
+                        label=t("Chapter counter")),
+    "concoct": ActionSpec("concoct", (_HERO,), label=t("Concoct a potion")),
+    "energy_well": ActionSpec("energy_well", (Param("marker_orbs", "int", label=t("Orbs on the Orb "
+                                                      "markers"), min=0, max=40, default=0),
                                               *(Param(f"pay_{hero}", "int",
-                                                      label=f"Orbs {HERO_LABELS[hero]} pays",
+                                                      label=t("Orbs {hero} pays", hero=HERO_LABELS[hero]),
                                                       min=0, max=MAX_ORBS, default=0)
                                                 for hero in HEROES)),
-                              label="Every Hero on the Energy Well"),
-    "well_overrun": ActionSpec("well_overrun", (), label="A Monster is on the Energy Well"),
-    "take_pile": ActionSpec("take_pile", (_HERO, Param("pile", "int", label="Loot pile", min=0,
+                              label=t("Every Hero on the Energy Well")),
+    "well_overrun": ActionSpec("well_overrun", (), label=t("A Monster is on the Energy Well")),
+    "take_pile": ActionSpec("take_pile", (_HERO, Param("pile", "int", label=t("Loot pile"), min=0,
                                                        max=3),
-                                          Param("discard", "text", label="Cards to discard",
+                                          Param("discard", "text", label=t("Cards to discard"),
                                                 optional=True, default="", max_length=20)),
-                            label="Recover a Loot pile"),
-    "burn_pile": ActionSpec("burn_pile", (Param("pile", "int", label="Loot pile", min=0, max=3),),
-                            label="The deserted campsite burns a pile"),
-    "claim_victory": ActionSpec("claim_victory", (), label="End the chapter: victory"),
-    "cover_space": ActionSpec("cover_space", (), label="A tile is placed on a corrupted space"),
-    "thief_on_start": ActionSpec("thief_on_start", (), label="An Orb Thief on the Start tile"),
+                            label=t("Recover a Loot pile")),
+    "burn_pile": ActionSpec("burn_pile", (Param("pile", "int", label=t("Loot pile"), min=0, max=3),),
+                            label=t("The deserted campsite burns a pile")),
+    "claim_victory": ActionSpec("claim_victory", (), label=t("End the chapter: victory")),
+    "cover_space": ActionSpec("cover_space", (), label=t("A tile is placed on a corrupted space")),
+    "thief_on_start": ActionSpec("thief_on_start", (), label=t("An Orb Thief on the Start tile")),
 }
 
 # The result screen stays correctable for what it shows.
@@ -266,7 +295,7 @@ _PRONOUNS = {"xylia": "her", "klethor": "his", "shavi": "her", "bethras": "his"}
 
 
 def hero_label(hero_id) -> str:
-    return _label(HERO_LABELS, hero_id, "a Hero")
+    return _label(HERO_LABELS, hero_id, t("a Hero"))
 
 
 def _label(labels: dict, key, fallback: str) -> str:
@@ -283,7 +312,7 @@ def _hero_index(state: dict, hero_id: str) -> int:
     for index, hero in enumerate(state["heroes"]):
         if hero["id"] == hero_id:
             return index
-    raise Rejected(f"{hero_label(hero_id)} is not in this game.")
+    raise Rejected(t("{hero} is not in this game.", hero=hero_label(hero_id)))
 
 
 def _hero(state: dict, hero_id: str) -> dict:
@@ -292,7 +321,7 @@ def _hero(state: dict, hero_id: str) -> dict:
 
 def _who(state: dict, hero: dict) -> str:
     """Name a Hero for the events: 'Xylia (Ana)'."""
-    return f"{hero_label(hero['id'])} ({state['players'][hero['seat']]})"
+    return t("{hero} ({player})", hero=hero_label(hero["id"]), player=state["players"][hero["seat"]])
 
 
 def _active(state: dict) -> dict | None:
@@ -311,19 +340,21 @@ def timer_cue(state: dict):
     if hero is None:
         return None
     return (f"{state['round']}:{state['turn']}",
-            f"{hero_label(hero['id'])}'s turn ({state['players'][hero['seat']]}), round {state['round']}")
+            t("{hero}'s turn ({player}), round {round}", hero=hero_label(hero["id"]),
+              player=state["players"][hero["seat"]], round=state["round"]))
 
 def _require_active(state: dict, hero: dict, doing: str) -> None:
     active = _active(state)
     if active is None:
-        raise Rejected(f"{doing} happens during a Hero's Adventure turn.")
+        raise Rejected(t("{doing} happens during a Hero's Adventure turn.", doing=doing))
     if active["id"] != hero["id"]:
-        raise Rejected(f"{doing} is for the active Hero: it is {hero_label(active['id'])}'s turn.")
+        raise Rejected(t("{doing} is for the active Hero: it is {hero}'s turn.", doing=doing,
+                         hero=hero_label(active["id"])))
 
 
 def _require_seat(state: dict, seat) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(state["players"]):
-        raise Rejected("That seat is not at this table.")
+        raise Rejected(t("That seat is not at this table."))
 
 
 def tiles_placed(state: dict) -> int:
@@ -346,12 +377,31 @@ def loot_slots(hero: dict) -> int:
     return LOOT_SLOTS - (1 if hero.get("quest_slot") else 0)
 
 
-def _slots_full(hero: dict) -> str:
+def _slots_full(hero: dict) -> Text:
     name = hero_label(hero["id"])
     if hero.get("quest_slot"):
-        return (f"{name}'s Loot slots are full: Quest markers take one of the {LOOT_SLOTS}, "
-                f"{loot_slots(hero)} hold Loot cards.")
-    return f"{name}'s {LOOT_SLOTS} Loot slots are full."
+        return t("{hero}'s Loot slots are full: Quest markers take one of the {slots}, "
+                 "{cards} hold Loot cards.", hero=name, slots=LOOT_SLOTS, cards=loot_slots(hero))
+    return t("{hero}'s {slots} Loot slots are full.", hero=name, slots=LOOT_SLOTS)
+
+
+def _sentences(*parts) -> Text:
+    """Whole sentences said one after the other (each translated on its own)."""
+    parts = [part for part in parts if part]
+    return Text(" ".join("{s%d}" % index for index in range(len(parts))),
+                {f"s{index}": part for index, part in enumerate(parts)})
+
+
+def _listed(parts, separator: str = "; ") -> Text:
+    """Whole phrases listed with punctuation only (nothing in it to translate)."""
+    parts = list(parts)
+    return Text(separator.join("{p%d}" % index for index in range(len(parts))),
+                {f"p{index}": part for index, part in enumerate(parts)})
+
+
+def _copied(state: dict) -> dict:
+    """A deep copy of a state by a JSON round trip, its words kept as Text."""
+    return from_data(json.loads(json.dumps(to_data(state))))
 
 
 def first_aid_cost(state: dict) -> int:
@@ -367,7 +417,7 @@ def _hero_option(raw: str, label: str) -> str | None:
     if not text:
         return None
     if text not in HEROES:
-        raise Rejected(f"{label}: choose Xylia, Klethor, Sha'Vi or Bethras.")
+        raise Rejected(t("{label}: choose Xylia, Klethor, Sha'Vi or Bethras.", label=label))
     return text
 
 
@@ -375,15 +425,17 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup choices; settle a random first player and any Hero left unchosen."""
     check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
-    first = settle_seat(values["first_player"], players, rng, "First player")
-    wanted = [_hero_option(values[f"hero_{i + 1}"], f"{players[i]}'s Hero")
+    first = settle_seat(values["first_player"], players, rng, t("First player"))
+    wanted = [_hero_option(values[f"hero_{i + 1}"], t("{player}'s Hero", player=players[i]))
               for i in range(len(players))]
     if len(players) == 1:
-        wanted.append(_hero_option(values["solo_hero"], f"{players[0]}'s second Hero"))
+        wanted.append(_hero_option(values["solo_hero"],
+                                   t("{player}'s second Hero", player=players[0])))
     chosen = [hero for hero in wanted if hero]
     for hero in set(chosen):
         if chosen.count(hero) > 1:
-            raise Rejected(f"{hero_label(hero)} is chosen twice: each Hero plays at most once.")
+            raise Rejected(t("{hero} is chosen twice: each Hero plays at most once.",
+                             hero=hero_label(hero)))
     free = [hero for hero in HEROES if hero not in chosen]
     heroes = [hero if hero else free.pop(0) for hero in wanted]
     options = {"first_player": first, "heroes": heroes, "thorns": values["thorns"],
@@ -408,14 +460,14 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
 def _check_options(players: list[str], options: dict) -> None:
     first = options.get("first_player")
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
-        raise Rejected("The first player must be one of the seats.")
+        raise Rejected(t("The first player must be one of the seats."))
     heroes = options.get("heroes")
     expected = len(players) + (1 if len(players) == 1 else 0)
     if (not isinstance(heroes, list) or len(heroes) != expected
             or any(h not in HEROES for h in heroes) or len(set(heroes)) != len(heroes)):
-        raise Rejected("Each seat needs its own Hero (two for a solo player).")
+        raise Rejected(t("Each seat needs its own Hero (two for a solo player)."))
     if options.get("thorns") not in THORNS_CARDS:
-        raise Rejected("Choose the Easy, Regular or Difficult Thorns card.")
+        raise Rejected(t("Choose the Easy, Regular or Difficult Thorns card."))
 
 
 def setup(players: list[str], options: dict) -> dict:
@@ -481,57 +533,58 @@ def _start_chapter(state: dict, start: dict) -> None:
     state["enraged_types"] = list(start["enraged"])
     state["stack_total"] = state["stack"] = campaign_rules.chapter_stack(state["chapter"])
     state["quest"] = campaign_rules.quest_start(start, len(state["heroes"]))
-    state["events"].append(f"Chapter {state['chapter']} · "
-                           f"{campaign_rules.CHAPTER_TITLES[state['chapter']]}: "
-                           f"{campaign_rules.CHAPTER_GOALS[state['chapter']]}")
+    state["events"].append(t("Chapter {number} · {title}: {goal}", number=state["chapter"],
+                             title=campaign_rules.CHAPTER_TITLES[state["chapter"]],
+                             goal=campaign_rules.CHAPTER_GOALS[state["chapter"]]))
 
 
-def setup_checklist(state: dict) -> list[str]:
+def setup_checklist(state: dict) -> list[Text]:
     """The setup steps for this table's choices, in the rulebook's order."""
     if state.get("chapter"):
         return campaign_rules.chapter_checklist(state)
     players = state["players"]
     owned = {}
     for hero in state["heroes"]:
-        owned.setdefault(hero["seat"], []).append(f"{hero_label(hero['id'])} "
-                                                  f"({HERO_COLORS[hero['id']]})")
-    who = "; ".join(f"{players[seat]}: {join_names(names)}" for seat, names in owned.items())
+        owned.setdefault(hero["seat"], []).append(t("{hero} ({color})", hero=hero_label(hero["id"]),
+                                                    color=HERO_COLOR_NAMES[hero["id"]]))
+    who = _listed(t("{player}: {heroes}", player=players[seat], heroes=join_names(names))
+                  for seat, names in owned.items())
     steps = [
-        f"Heroes: {who}. Each takes the Hero board, Power card (slid under the left side), "
-        "meeple, a red cube on 5 HP and a blue cube on 0 orbs.",
-        "Set aside the Start, Boss and Inn tiles; put the Start tile in the middle of the table.",
+        t("Heroes: {who}. Each takes the Hero board, Power card (slid under the left side), "
+          "meeple, a red cube on 5 HP and a blue cube on 0 orbs.", who=who),
+        t("Set aside the Start, Boss and Inn tiles; put the Start tile in the middle of the table."),
     ]
     if state["inn"]:
-        steps.append("Inn: shuffle the Inn tile into the Forest tiles, and the 5 Inn cards face "
-                     "down as the Inn pile.")
+        steps.append(t("Inn: shuffle the Inn tile into the Forest tiles, and the 5 Inn cards face "
+                       "down as the Inn pile."))
     steps += [
-        "Shuffle the Forest tiles; remove 2 at random unseen, shuffle them with the Boss tile and "
-        f"put those 3 at the bottom: the stack holds {state['stack_total']} tiles.",
-        "Shuffle the Monster markers face down as the Monster pile.",
-        "Shuffle the Loot, Event and Boss cards into three face-down stacks.",
-        "Put the markers and dice within reach as the reserve.",
-        f"Put the {THORNS_LABELS[state['thorns_card']]} Thorns card face up; the other two go back "
-        "in the box.",
+        t("Shuffle the Forest tiles; remove 2 at random unseen, shuffle them with the Boss tile and "
+          "put those 3 at the bottom: the stack holds {tiles} tiles.", tiles=state["stack_total"]),
+        t("Shuffle the Monster markers face down as the Monster pile."),
+        t("Shuffle the Loot, Event and Boss cards into three face-down stacks."),
+        t("Put the markers and dice within reach as the reserve."),
+        t("Put the {card} Thorns card face up; the other two go back in the box.",
+          card=THORNS_LABELS[state["thorns_card"]]),
     ]
     if state["enraged_types"]:
-        steps.append("Put the Enraged Monsters card face up: every Monster is Enraged.")
+        steps.append(t("Put the Enraged Monsters card face up: every Monster is Enraged."))
     if state["enraged_bosses"]:
-        steps.append("Put the Enraged Bosses card face up: use it instead of the threat track on "
-                     "the Boss cards.")
+        steps.append(t("Put the Enraged Bosses card face up: use it instead of the threat track on "
+                       "the Boss cards."))
     if state["lairs"]:
-        steps.append("Lairs: shuffle the 4 Lair A and the 4 Lair B cards into two face-down piles.")
-    steps.append(f"{players[state['first_player']]} plays first, every round.")
+        steps.append(t("Lairs: shuffle the 4 Lair A and the 4 Lair B cards into two face-down piles."))
+    steps.append(t("{player} plays first, every round.", player=players[state["first_player"]]))
     return steps
 
 
-def setup_notes(n_players: int) -> list[str]:
+def setup_notes(n_players: int) -> list[Text]:
     """The setup steps that do not depend on the table's choices."""
     check_player_count(n_players, NAME, MIN_PLAYERS, MAX_PLAYERS)
-    notes = ["Each player chooses a Hero: Xylia, Klethor, Sha'Vi or Bethras, each at most once."]
+    notes = [t("Each player chooses a Hero: Xylia, Klethor, Sha'Vi or Bethras, each at most once.")]
     if n_players == 1:
-        notes.append("Solo: play a two-Hero team; rounds run as in a two-player game.")
-    notes.append(f"The Forest stack holds {STACK_TILES} tiles ({STACK_TILES + 1} with the Inn), "
-                 "the Boss tile among the last three.")
+        notes.append(t("Solo: play a two-Hero team; rounds run as in a two-player game."))
+    notes.append(t("The Forest stack holds {tiles} tiles ({with_inn} with the Inn), "
+                   "the Boss tile among the last three.", tiles=STACK_TILES, with_inn=STACK_TILES + 1))
     return notes
 
 
@@ -545,9 +598,10 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     _require_seat(state, seat)
     if (state["phase"] == PHASE_OVER and action not in _ALLOWED_WHEN_OVER
             and not campaign_rules.loot_open(state, action)):
-        raise Rejected("The game is over: undo to change how it ended.")
-    # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
-    new_state = json.loads(json.dumps(state))
+        raise Rejected(t("The game is over: undo to change how it ended."))
+    # The state is plain JSON by contract (its words as Text), so a JSON round trip of its
+    # data is a fast deep copy.
+    new_state = _copied(state)
     new_state["events"] = []
     campaign_rules.upgrade_quest(new_state)
     _HANDLERS[action](new_state, parsed, seat)
@@ -563,7 +617,7 @@ def _placer(state: dict) -> dict | None:
 def _placer_text(state: dict) -> str:
     hero = _placer(state)
     if hero is None:
-        return "nobody"
+        return t("nobody")
     # A solo player places one tile per Hero: say which.
     return _who(state, hero) if len(state["players"]) == 1 else state["players"][hero["seat"]]
 
@@ -595,28 +649,32 @@ def boss_tile_waiting(state: dict) -> bool:
     return not state["boss"]["revealed"]
 
 
-def boss_hidden_text(state: dict) -> str:
+def boss_hidden_text(state: dict) -> Text:
     """How the hidden Boss comes out, said for this table: chapters 3 and 4 have no stack."""
     chapter = state.get("chapter")
     if chapter == 3:
-        return ("The Boss marker lies face down on its tile. The Boss is revealed when a Hero "
-                "enters the Boss tile, or at the end of round 5 at the latest.")
+        return t("The Boss marker lies face down on its tile. The Boss is revealed when a Hero "
+                 "enters the Boss tile, or at the end of round 5 at the latest.")
     if chapter == 4:
-        return ("The Boss marker lies face down on its tile. The Boss is revealed when a Hero "
-                "enters the Boss tile.")
+        return t("The Boss marker lies face down on its tile. The Boss is revealed when a Hero "
+                 "enters the Boss tile.")
     if chapter == 5 and not boss_tile_waiting(state):
-        return ("The Boss tile's Boss has been revealed. Another Boss is revealed when a Hero "
-                "enters its tile or the corruption spreads to it.")
+        return t("The Boss tile's Boss has been revealed. Another Boss is revealed when a Hero "
+                 "enters its tile or the corruption spreads to it.")
     if state["stack"] == 0:
-        where = "The stack is empty: the Boss tile is in the forest."
+        where = t("The stack is empty: the Boss tile is in the forest.")
     elif state["stack"] <= 3:
-        where = f"The Boss tile is among the last {plural(state['stack'], 'tile')} of the stack."
+        where = tn("The Boss tile is among the last {count} tile of the stack.",
+                   "The Boss tile is among the last {count} tiles of the stack.", state["stack"])
     else:
-        where = "The Boss tile is among the last three tiles of the stack."
-    how = "It is revealed when a Hero enters its tile"
+        where = t("The Boss tile is among the last three tiles of the stack.")
     if chapter == 5:
-        how += ", when the corruption spreads to it,"
-    return f"{where} {how} or when a tile is due and the stack is empty."
+        how = t("It is revealed when a Hero enters its tile, when the corruption spreads to it, "
+                "or when a tile is due and the stack is empty.")
+    else:
+        how = t("It is revealed when a Hero enters its tile or when a tile is due and the stack "
+                "is empty.")
+    return _sentences(where, how)
 
 
 def _continue_growth(state: dict) -> None:
@@ -624,27 +682,27 @@ def _continue_growth(state: dict) -> None:
     due = state["growth_done"] < len(state["heroes"])
     if due and state["stack"] == 0:
         if not campaign_rules.has_boss_tile(state.get("chapter")):
-            state["events"].append("The Forest stack is empty: no more tiles to place.")
+            state["events"].append(t("The Forest stack is empty: no more tiles to place."))
         elif boss_tile_waiting(state):
-            _reveal_boss_now(state, "The Forest stack is empty and a tile must be added: the Boss "
-                                    "is revealed! Put the blue cube on the first space of its "
-                                    "threat track, then name the Boss on a phone.",
-                            "the Forest stack was empty when a tile was due")
+            _reveal_boss_now(state, t("The Forest stack is empty and a tile must be added: the "
+                                      "Boss is revealed! Put the blue cube on the first space of "
+                                      "its threat track, then name the Boss on a phone."),
+                            t("the Forest stack was empty when a tile was due"))
         else:
-            state["events"].append("The Forest stack is empty: no more tiles to place.")
+            state["events"].append(t("The Forest stack is empty: no more tiles to place."))
         state["growth_done"] = len(state["heroes"])
         _start_adventure(state)
         return
     if due:
         if state["growth_done"] == 0:
-            state["events"].append(f"Round {state['round']} · Forest Growth: "
-                                   f"{_placer_text(state)} places the first tile.")
+            state["events"].append(t("Round {round} · Forest Growth: {placer} places the first "
+                                     "tile.", round=state["round"], placer=_placer_text(state)))
         else:
-            state["events"].append(f"Next tile: {_placer_text(state)}.")
+            state["events"].append(t("Next tile: {placer}.", placer=_placer_text(state)))
         return
     if _xylia_extra_open(state):
-        state["events"].append("Every player has placed a tile. Xylia may place one extra tile, "
-                               "or start the Adventure.")
+        state["events"].append(t("Every player has placed a tile. Xylia may place one extra "
+                                 "tile, or start the Adventure."))
         return
     _start_adventure(state)
 
@@ -662,13 +720,15 @@ def _now_text(state: dict) -> str:
     """Where the table is, for a refusal of an action meant for a step already gone by."""
     placer, active = _placer(state), _active(state)
     if placer is not None:
-        return f"it is now round {state['round']}, {_placer_text(state)} to place a tile"
+        return t("it is now round {round}, {placer} to place a tile", round=state["round"],
+                 placer=_placer_text(state))
     if state["phase"] == PHASE_GROWTH:
-        return (f"it is now round {state['round']}: Xylia may place her extra tile or start "
-                "the Adventure")
+        return t("it is now round {round}: Xylia may place her extra tile or start the Adventure",
+                 round=state["round"])
     if active is not None:
-        return f"it is now {hero_label(active['id'])}'s turn ({state['players'][active['seat']]})"
-    return f"every Hero has played round {state['round']}: tap End round"
+        return t("it is now {hero}'s turn ({player})", hero=hero_label(active["id"]),
+                 player=state["players"][active["seat"]])
+    return t("every Hero has played round {round}: tap End round", round=state["round"])
 
 
 def _place_tile(state: dict, params: dict, seat: int) -> None:
@@ -677,52 +737,61 @@ def _place_tile(state: dict, params: dict, seat: int) -> None:
         placer = _placer(state)
         named = params["hero"]
         if named is None:
-            raise Rejected("Name the Hero whose Forest Growth tile this is.")
+            raise Rejected(t("Name the Hero whose Forest Growth tile this is."))
         placed = (state["phase"] != PHASE_GROWTH
                   or _hero_index(state, named) < state["growth_done"])
-        require_step(named, placer["id"] if placer else None, f"{_tile_owner(state, named)}'s tile",
-                     _now_text(state), past=placed, done="is already placed")
+        require_step(named, placer["id"] if placer else None,
+                     t("{owner}'s tile", owner=_tile_owner(state, named)),
+                     _now_text(state), past=placed, done=t("is already placed"))
         if state["stack"] == 0:
-            raise Rejected("The Forest stack is empty: there is no tile to place.")
+            raise Rejected(t("The Forest stack is empty: there is no tile to place."))
         state["stack"] -= 1
         state["placed"]["growth"] += 1
         state["growth_done"] += 1
-        state["events"].append(f"{state['players'][placer['seat']]} placed a tile: "
-                               f"{plural(state['stack'], 'tile')} left in the stack.")
+        state["events"].append(tn("{player} placed a tile: {count} tile left in the stack.",
+                                  "{player} placed a tile: {count} tiles left in the stack.",
+                                  state["stack"], player=state["players"][placer["seat"]]))
         _continue_growth(state)
     elif kind == "xylia":
         if not any(h["id"] == "xylia" for h in state["heroes"]):
-            raise Rejected("Xylia is not in this game.")
+            raise Rejected(t("Xylia is not in this game."))
         if not any(h["id"] == "xylia" and h["powers"] >= 1 for h in state["heroes"]):
-            raise Rejected("Xylia's extra tile needs her first unique Power unlocked.")
+            raise Rejected(t("Xylia's extra tile needs her first unique Power unlocked."))
         if state["phase"] != PHASE_GROWTH or state["growth_done"] < len(state["heroes"]):
-            raise Rejected("Xylia places her extra tile at the end of Phase 1, after the last "
-                           "player.")
+            raise Rejected(t("Xylia places her extra tile at the end of Phase 1, after the "
+                             "last player."))
         if state["xylia_extra_used"]:
-            raise Rejected("Xylia has already placed her extra tile this round.")
+            raise Rejected(t("Xylia has already placed her extra tile this round."))
         if state["stack"] == 0:
-            raise Rejected("The Forest stack is empty: there is no tile to place.")
+            raise Rejected(t("The Forest stack is empty: there is no tile to place."))
         state["stack"] -= 1
         state["placed"]["xylia"] += 1
         state["xylia_extra_used"] = True
-        state["events"].append(f"Xylia placed her extra tile: {plural(state['stack'], 'tile')} "
-                               "left in the stack.")
+        state["events"].append(tn("Xylia placed her extra tile: {count} tile left in the stack.",
+                                  "Xylia placed her extra tile: {count} tiles left in the stack.",
+                                  state["stack"]))
         _start_adventure(state)
     else:
         active = _active(state)
         if active is None:
-            raise Rejected("A High-Risk Movement happens during a Hero's Adventure turn.")
+            raise Rejected(t("A High-Risk Movement happens during a Hero's Adventure turn."))
         if active["hp"] == 0:
-            raise Rejected(f"{hero_label(active['id'])} is knocked down and cannot move.")
+            raise Rejected(t("{hero} is knocked down and cannot move.", hero=hero_label(active["id"])))
         if state["stack"] == 0:
-            raise Rejected("The Forest stack is empty: there is no tile to explore.")
+            raise Rejected(t("The Forest stack is empty: there is no tile to explore."))
         state["stack"] -= 1
         state["placed"]["high_risk"] += 1
-        gained = _gain_orbs(active, 1)
-        reward = ("+1 orb" if gained else f"no orb: {hero_label(active['id'])} already has "
-                  f"{MAX_ORBS}")
-        state["events"].append(f"High-Risk Movement by {hero_label(active['id'])}: {reward}; "
-                               f"{plural(state['stack'], 'tile')} left in the stack.")
+        name = hero_label(active["id"])
+        if _gain_orbs(active, 1):
+            line = tn("High-Risk Movement by {hero}: +1 orb; {count} tile left in the stack.",
+                      "High-Risk Movement by {hero}: +1 orb; {count} tiles left in the stack.",
+                      state["stack"], hero=name)
+        else:
+            line = tn("High-Risk Movement by {hero}: no orb: {hero} already has {most}; {count} "
+                      "tile left in the stack.",
+                      "High-Risk Movement by {hero}: no orb: {hero} already has {most}; {count} "
+                      "tiles left in the stack.", state["stack"], hero=name, most=MAX_ORBS)
+        state["events"].append(line)
 
 
 def _tile_owner(state: dict, hero_id: str) -> str:
@@ -732,26 +801,29 @@ def _tile_owner(state: dict, hero_id: str) -> str:
 
 
 def _require_round(state: dict, params: dict, what: str) -> None:
+    """`what` is "growth" (the Forest Growth of a round) or "end" (the end of a round)."""
     named = params["round"]
-    require_step(named, state["round"], f"{what} of round {named}", _now_text(state),
+    named_text = (t("the Forest Growth of round {round}", round=named) if what == "growth"
+                  else t("the end of round {round}", round=named))
+    require_step(named, state["round"], named_text, _now_text(state),
                  past=named < state["round"])
 
 
 def _start_adventure_action(state: dict, params: dict, seat: int) -> None:
-    _require_round(state, params, "the Forest Growth")
+    _require_round(state, params, "growth")
     if state["phase"] != PHASE_GROWTH:
-        raise Rejected("The Adventure phase has already started.")
+        raise Rejected(t("The Adventure phase has already started."))
     if state["growth_done"] < len(state["heroes"]):
-        raise Rejected(f"{_placer_text(state)} still has to place a Forest tile.")
+        raise Rejected(t("{placer} still has to place a Forest tile.", placer=_placer_text(state)))
     if _xylia_extra_open(state):
-        state["events"].append("Xylia places no extra tile this round.")
+        state["events"].append(t("Xylia places no extra tile this round."))
     _start_adventure(state)
 
 
 def _start_adventure(state: dict) -> None:
     state["phase"] = PHASE_ADVENTURE
     state["turn"] = 0
-    state["events"].append(f"Round {state['round']} · Adventure: turns in seat order.")
+    state["events"].append(t("Round {round} · Adventure: turns in seat order.", round=state["round"]))
     _start_turn(state)
 
 
@@ -761,13 +833,17 @@ def _start_turn(state: dict) -> None:
     name = hero_label(hero["id"])
     player = state["players"][hero["seat"]]
     if hero["hp"] == 0:
-        state["events"].append(f"{name}'s turn ({player}): knocked down. On the Campfire, "
-                               f"{name} recovers all HP now; otherwise End turn.")
+        state["events"].append(t("{hero}'s turn ({player}): knocked down. On the Campfire, "
+                                 "{hero} recovers all HP now; otherwise End turn.",
+                                 hero=name, player=player))
         return
-    state["events"].append(f"{name}'s turn ({player}): turn limited-use Loot face up, then roll.")
+    state["events"].append(t("{hero}'s turn ({player}): turn limited-use Loot face up, then roll.",
+                             hero=name, player=player))
     if hero["poison"]:
-        _set_hp(state, hero, hero["hp"] - 1, f"Poison: {name} loses 1 HP at the start of "
-                                             f"{_PRONOUNS[hero['id']]} turn")
+        why = (t("Poison: {hero} loses 1 HP at the start of her turn", hero=name)
+               if _PRONOUNS[hero["id"]] == "her" else
+               t("Poison: {hero} loses 1 HP at the start of his turn", hero=name))
+        _set_hp(state, hero, hero["hp"] - 1, why)
 
 
 def _gain_orbs(hero: dict, amount: int) -> int:
@@ -781,22 +857,25 @@ def _set_hp(state: dict, hero: dict, hp: int, why: str) -> None:
     was = hero["hp"]
     hero["hp"] = hp
     name = hero_label(hero["id"])
-    line = f"{why} ({was} → {hp} HP)."
+    lines = [t("{why} ({was} → {hp} HP).", why=why, was=was, hp=hp)]
     if hp == 0 and was > 0:
         dropped = [MARKER_LABELS[m] for m in MARKERS if hero[m]]
         for marker in MARKERS:
             hero[marker] = False
-        line += f" {name} is knocked down"
         if dropped:
-            line += f" and discards the {join_names(dropped)} marker{'s' if len(dropped) > 1 else ''}"
-        line += "."
+            lines.append(tn("{hero} is knocked down and discards the {markers} marker.",
+                            "{hero} is knocked down and discards the {markers} markers.",
+                            len(dropped), hero=name, markers=join_names(dropped)))
+        else:
+            lines.append(t("{hero} is knocked down.", hero=name))
         if _active(state) is hero:
-            line += f" {_PRONOUNS[hero['id']].capitalize()} turn is over: tap End turn."
+            lines.append(t("Her turn is over: tap End turn.") if _PRONOUNS[hero["id"]] == "her"
+                         else t("His turn is over: tap End turn."))
     elif was == 0 and hp > 0:
-        line += f" {name} stands up."
-    state["events"].append(line)
+        lines.append(t("{hero} stands up.", hero=name))
+    state["events"].append(_sentences(*lines))
     if all(h["hp"] == 0 for h in state["heroes"]):
-        _finish(state, "lost", "Every Hero is knocked down at the same time.")
+        _finish(state, "lost", t("Every Hero is knocked down at the same time."))
 
 
 def live_bosses(state: dict) -> list[tuple[int, dict]]:
@@ -819,10 +898,17 @@ def _threat_up(state: dict, why: str, which: int | None = None) -> None:
         if which is not None and index != which:
             continue
         boss["threat"] += 1
-        track = boss["track"]
-        of = f" of {track}" if track else ""
-        whose = f" for {boss['name']}" if len(bosses) > 1 else ""
-        state["events"].append(f"Threat +1{whose}: {why} (now {boss['threat']}{of}).")
+        track, now = boss["track"], boss["threat"]
+        if len(bosses) > 1:
+            line = (t("Threat +1 for {boss}: {why} (now {threat} of {track}).", boss=boss["name"],
+                      why=why, threat=now, track=track) if track else
+                    t("Threat +1 for {boss}: {why} (now {threat}).", boss=boss["name"], why=why,
+                      threat=now))
+        else:
+            line = (t("Threat +1: {why} (now {threat} of {track}).", why=why, threat=now,
+                      track=track) if track else
+                    t("Threat +1: {why} (now {threat}).", why=why, threat=now))
+        state["events"].append(line)
         reminder = (ENRAGED_BOSS_AT.get((boss["key"], boss["threat"]))
                     if state["enraged_bosses"] else None)
         if reminder:
@@ -834,9 +920,11 @@ def _check_track(state: dict, boss: dict | None = None) -> None:
     boss = boss or state["boss"]
     if boss["track"] and boss["threat"] >= boss["track"]:
         boss["threat"] = boss["track"]
-        whose = "The Boss's" if boss is state["boss"] else f"{boss['name']}'s"
-        _finish(state, "lost", f"{whose} threat reached the last space of its track "
-                               f"({boss['track']}).")
+        _finish(state, "lost",
+                t("The Boss's threat reached the last space of its track ({track}).",
+                  track=boss["track"]) if boss is state["boss"] else
+                t("{boss}'s threat reached the last space of its track ({track}).",
+                  boss=boss["name"], track=boss["track"]))
 
 
 def _which_boss(state: dict, which: int) -> dict:
@@ -845,8 +933,8 @@ def _which_boss(state: dict, which: int) -> dict:
         if index == which:
             return boss
     if which == 0:
-        raise Rejected("The Boss is not revealed yet: there is no threat track.")
-    raise Rejected(f"There is no Boss number {which + 1} in the forest.")
+        raise Rejected(t("The Boss is not revealed yet: there is no threat track."))
+    raise Rejected(t("There is no Boss number {number} in the forest.", number=which + 1))
 
 
 def _finish(state: dict, outcome: str, reason: str) -> None:
@@ -855,12 +943,13 @@ def _finish(state: dict, outcome: str, reason: str) -> None:
     if outcome == "lost" and campaign_rules.victory_stands(state):
         # Chapter 4: playing on for the 4th campsite cannot undo the victory achieved.
         outcome, reason = "won", campaign_rules.victory_text(
-            state, f"{reason} The victory achieved with 3 campsites empty at the same time "
-                   "stands.")
+            state, t("{reason} The victory achieved with 3 campsites empty at the same time "
+                     "stands.", reason=reason))
     state["phase"] = PHASE_OVER
     state["result"] = {"outcome": outcome, "reason": reason, "rounds": state["round"],
                        "threat": state["boss"]["threat"] if state["boss"]["revealed"] else None}
-    state["events"].append(("Victory! " if outcome == "won" else "Defeat. ") + reason)
+    state["events"].append(t("Victory! {reason}", reason=reason) if outcome == "won"
+                           else t("Defeat. {reason}", reason=reason))
     waiting = campaign_rules.loot_waiting(state) if outcome == "won" else None
     if waiting:
         state["events"].append(waiting)
@@ -868,42 +957,43 @@ def _finish(state: dict, outcome: str, reason: str) -> None:
 
 def _end_turn(state: dict, params: dict, seat: int) -> None:
     if state["phase"] == PHASE_GROWTH:
-        raise Rejected("It is Phase 1 (Forest Growth): the turns start once every tile is placed.")
+        raise Rejected(t("It is Phase 1 (Forest Growth): the turns start once every tile is placed."))
     hero = _active(state)
     named = params["hero"]
-    require_step(named, hero["id"] if hero else None, f"{hero_label(named)}'s turn",
+    require_step(named, hero["id"] if hero else None, t("{hero}'s turn", hero=hero_label(named)),
                  _now_text(state), past=_hero_index(state, named) < state["turn"])
     name = hero_label(hero["id"])
     player = state["players"][hero["seat"]]
     if hero["concentration"]:
         hero["concentration"] = False
         if _gain_orbs(hero, 1):
-            state["events"].append(f"Concentration: {name} gains 1 orb (now {hero['orbs']}).")
+            state["events"].append(t("Concentration: {hero} gains 1 orb (now {orbs}).", hero=name,
+                                     orbs=hero["orbs"]))
         else:
-            state["events"].append(f"Concentration: {name} already has {MAX_ORBS} orbs, "
-                                   "no orb gained.")
-    state["events"].append(f"{name}'s turn ends.")
-    _threat_up(state, f"end of {player}'s turn" if len(state["players"]) > 1
-               else f"end of {name}'s turn")
+            state["events"].append(t("Concentration: {hero} already has {most} orbs, no orb gained.",
+                                     hero=name, most=MAX_ORBS))
+    state["events"].append(t("{hero}'s turn ends.", hero=name))
+    _threat_up(state, t("end of {player}'s turn", player=player) if len(state["players"]) > 1
+               else t("end of {hero}'s turn", hero=name))
     if state["phase"] == PHASE_OVER:
         return
     state["turn"] += 1
     if state["turn"] < len(state["heroes"]):
         _start_turn(state)
     else:
-        state["events"].append(f"Every Hero has played: tap End round to finish round "
-                               f"{state['round']}.")
+        state["events"].append(t("Every Hero has played: tap End round to finish round {round}.",
+                                 round=state["round"]))
 
 
 def _end_round(state: dict, params: dict, seat: int) -> None:
-    _require_round(state, params, "the end")
+    _require_round(state, params, "end")
     if state["phase"] == PHASE_GROWTH:
-        raise Rejected("It is Phase 1 (Forest Growth): place the tiles, then play the turns.")
+        raise Rejected(t("It is Phase 1 (Forest Growth): place the tiles, then play the turns."))
     left = state["heroes"][state["turn"]:]
     if left:
-        raise Rejected(f"Still to play this round: {join_names(hero_label(h['id']) for h in left)}. "
-                       "End their turns first.")
-    _threat_up(state, f"end of round {state['round']}")
+        raise Rejected(t("Still to play this round: {heroes}. End their turns first.",
+                         heroes=join_names(hero_label(h["id"]) for h in left)))
+    _threat_up(state, t("end of round {round}", round=state["round"]))
     if state["phase"] == PHASE_OVER:
         return
     if state.get("chapter"):
@@ -925,12 +1015,12 @@ def _hp_action(state: dict, params: dict, seat: int) -> None:
     hp = params["hp"]
     name = hero_label(hero["id"])
     if hp > MAX_HP:
-        raise Rejected(f"A Hero's HP can never exceed {MAX_HP}.")
+        raise Rejected(t("A Hero's HP can never exceed {most}.", most=MAX_HP))
     if hp < 0:
-        raise Rejected(f"HP cannot go below 0: at 0 {name} is knocked down.")
+        raise Rejected(t("HP cannot go below 0: at 0 {hero} is knocked down.", hero=name))
     if hp == hero["hp"]:
-        raise Rejected(f"{name} already has {hp} HP.")
-    _set_hp(state, hero, hp, f"{name}: HP set to {hp}")
+        raise Rejected(t("{hero} already has {hp} HP.", hero=name, hp=hp))
+    _set_hp(state, hero, hp, t("{hero}: HP set to {hp}", hero=name, hp=hp))
 
 
 def _orbs_action(state: dict, params: dict, seat: int) -> None:
@@ -938,9 +1028,9 @@ def _orbs_action(state: dict, params: dict, seat: int) -> None:
     orbs = params["orbs"]
     name = hero_label(hero["id"])
     if orbs > MAX_ORBS:
-        raise Rejected(f"A Hero can never have more than {MAX_ORBS} orbs.")
+        raise Rejected(t("A Hero can never have more than {most} orbs.", most=MAX_ORBS))
     if orbs < 0:
-        raise Rejected(f"Orbs cannot go below 0: {name} has {hero['orbs']}.")
+        raise Rejected(t("Orbs cannot go below 0: {hero} has {orbs}.", hero=name, orbs=hero["orbs"]))
     hero["orbs"] = orbs
 
 
@@ -951,57 +1041,78 @@ def _marker_action(state: dict, params: dict, seat: int) -> None:
     label = MARKER_LABELS[marker]
     if on:
         if hero["hp"] == 0:
-            raise Rejected(f"{name} is knocked down: a knocked-down Hero has no status markers.")
+            raise Rejected(t("{hero} is knocked down: a knocked-down Hero has no status markers.",
+                             hero=name))
         if hero[marker]:
-            raise Rejected(f"{name} already has a {label} marker: a Hero holds at most one.")
+            raise Rejected(t("{hero} already has a {marker} marker: a Hero holds at most one.",
+                             hero=name, marker=label))
     elif not hero[marker]:
-        raise Rejected(f"{name} has no {label} marker.")
+        raise Rejected(t("{hero} has no {marker} marker.", hero=name, marker=label))
     hero[marker] = on
 
 
 def _concentrate(state: dict, params: dict, seat: int) -> None:
     hero = _hero(state, params["hero"])
-    _require_active(state, hero, "Concentration")
+    _require_active(state, hero, t("Concentration"))
     name = hero_label(hero["id"])
     if params["on"] and hero["hp"] == 0:
-        raise Rejected(f"{name} is knocked down: no dice to place this turn.")
+        raise Rejected(t("{hero} is knocked down: no dice to place this turn.", hero=name))
     if params["on"] == hero["concentration"]:
-        raise Rejected(f"{name} already has a Concentration orb due." if params["on"]
-                       else f"{name} has no Concentration orb due.")
+        raise Rejected(t("{hero} already has a Concentration orb due.", hero=name) if params["on"]
+                       else t("{hero} has no Concentration orb due.", hero=name))
     hero["concentration"] = params["on"]
     if params["on"]:
-        state["events"].append(f"Concentration: {name} gains 1 orb at the end of this turn.")
+        state["events"].append(t("Concentration: {hero} gains 1 orb at the end of this turn.",
+                                 hero=name))
 
 
 def _unlock_power(state: dict, params: dict, seat: int) -> None:
     hero = _hero(state, params["hero"])
     name = hero_label(hero["id"])
     if hero["powers"] >= 2:
-        raise Rejected(f"{name} has already unlocked both unique Powers.")
+        raise Rejected(t("{hero} has already unlocked both unique Powers.", hero=name))
     both = params["both"]
     if both and hero["powers"] == 1:
-        raise Rejected(f"{name}'s first Power is already unlocked: only the second is left "
-                       f"({SECOND_POWER_COST} orbs).")
-    _require_active(state, hero, "Unlocking a unique Power")
+        raise Rejected(t("{hero}'s first Power is already unlocked: only the second is left "
+                         "({cost} orbs).", hero=name, cost=SECOND_POWER_COST))
+    _require_active(state, hero, t("Unlocking a unique Power"))
     if hero["hp"] == 0:
-        raise Rejected(f"{name} is knocked down and is not an active Hero.")
+        raise Rejected(t("{hero} is knocked down and is not an active Hero.", hero=name))
     cost = power_cost(hero["powers"], both)
     if hero["orbs"] < cost:
-        what = "both Powers" if both else ("the first Power" if hero["powers"] == 0
-                                           else "the second Power")
-        raise Rejected(f"{name} has {plural(hero['orbs'], 'orb')}; {what} costs {cost}.")
+        orbs = hero["orbs"]
+        if both:
+            refusal = tn("{hero} has {count} orb; both Powers costs {cost}.",
+                         "{hero} has {count} orbs; both Powers costs {cost}.", orbs, hero=name, cost=cost)
+        elif hero["powers"] == 0:
+            refusal = tn("{hero} has {count} orb; the first Power costs {cost}.",
+                         "{hero} has {count} orbs; the first Power costs {cost}.", orbs, hero=name,
+                         cost=cost)
+        else:
+            refusal = tn("{hero} has {count} orb; the second Power costs {cost}.",
+                         "{hero} has {count} orbs; the second Power costs {cost}.", orbs, hero=name,
+                         cost=cost)
+        raise Rejected(refusal)
     hero["orbs"] -= cost
     hero["powers"] = 2 if both else hero["powers"] + 1
-    which = "both unique Powers" if both else ("the first unique Power" if hero["powers"] == 1
-                                               else "the second unique Power")
-    state["events"].append(f"{name} unlocks {which} for {cost} orbs ({hero['orbs']} left): slide "
-                           "the Power card to the left.")
+    left = hero["orbs"]
+    if both:
+        line = t("{hero} unlocks both unique Powers for {cost} orbs ({left} left): slide the Power "
+                 "card to the left.", hero=name, cost=cost, left=left)
+    elif hero["powers"] == 1:
+        line = t("{hero} unlocks the first unique Power for {cost} orbs ({left} left): slide the "
+                 "Power card to the left.", hero=name, cost=cost, left=left)
+    else:
+        line = t("{hero} unlocks the second unique Power for {cost} orbs ({left} left): slide the "
+                 "Power card to the left.", hero=name, cost=cost, left=left)
+    state["events"].append(line)
 
 
 def _set_powers(state: dict, params: dict, seat: int) -> None:
     hero = _hero(state, params["hero"])
     if params["powers"] == hero["powers"]:
-        raise Rejected(f"{hero_label(hero['id'])} already has {params['powers']} unlocked.")
+        raise Rejected(t("{hero} already has {powers} unlocked.", hero=hero_label(hero["id"]),
+                         powers=params["powers"]))
     hero["powers"] = params["powers"]
 
 
@@ -1009,9 +1120,10 @@ def _add_loot(state: dict, params: dict, seat: int) -> None:
     hero = _hero(state, params["hero"])
     name = params["name"]
     if not name:
-        raise Rejected("Type the Loot card's name.")
+        raise Rejected(t("Type the Loot card's name."))
     if len(hero["loot"]) >= loot_slots(hero):
-        raise Rejected(f"{_slots_full(hero)} Discard one first (a new card replaces one of them).")
+        raise Rejected(_sentences(_slots_full(hero),
+                                  t("Discard one first (a new card replaces one of them).")))
     hero["loot"].append(name)
     campaign_rules.chest_drawn(state)
 
@@ -1019,8 +1131,9 @@ def _add_loot(state: dict, params: dict, seat: int) -> None:
 def _loot_at(hero: dict, index: int) -> str:
     if index >= len(hero["loot"]):
         if not hero["loot"]:
-            raise Rejected(f"{hero_label(hero['id'])} has no Loot cards.")
-        raise Rejected(f"{hero_label(hero['id'])} has {plural(len(hero['loot']), 'Loot card')}.")
+            raise Rejected(t("{hero} has no Loot cards.", hero=hero_label(hero["id"])))
+        raise Rejected(tn("{hero} has {count} Loot card.", "{hero} has {count} Loot cards.",
+                          len(hero["loot"]), hero=hero_label(hero["id"])))
     return hero["loot"][index]
 
 
@@ -1035,7 +1148,7 @@ def _give_loot(state: dict, params: dict, seat: int) -> None:
     card = _loot_at(giver, params["index"])
     taker = _hero(state, params["to"])
     if taker is giver:
-        raise Rejected(f"{hero_label(giver['id'])} already holds {card}.")
+        raise Rejected(t("{hero} already holds {card}.", hero=hero_label(giver["id"]), card=card))
     if len(taker["loot"]) >= loot_slots(taker):
         raise Rejected(_slots_full(taker))
     del giver["loot"][params["index"]]
@@ -1049,15 +1162,16 @@ def _quest_slot(state: dict, params: dict, seat: int) -> None:
     name = hero_label(hero["id"])
     on = params["on"]
     if on == bool(hero.get("quest_slot")):
-        raise Rejected(f"{name} already has a slot of Quest markers." if on
-                       else f"{name} holds no Quest markers.")
+        raise Rejected(t("{hero} already has a slot of Quest markers.", hero=name) if on
+                       else t("{hero} holds no Quest markers.", hero=name))
     if on and len(hero["loot"]) >= LOOT_SLOTS:
-        raise Rejected(f"{name}'s {LOOT_SLOTS} slots hold Loot cards: discard one to free up a "
-                       "slot for the Quest markers, or leave the marker on its tile.")
+        raise Rejected(t("{hero}'s {slots} slots hold Loot cards: discard one to free up a "
+                         "slot for the Quest markers, or leave the marker on its tile.",
+                         hero=name, slots=LOOT_SLOTS))
     hero["quest_slot"] = on
-    state["events"].append(f"{name}'s Quest markers take one equipment slot: "
-                           f"{loot_slots(hero)} left for Loot cards." if on else
-                           f"{name} holds no more Quest markers: the slot is free again.")
+    state["events"].append(t("{hero}'s Quest markers take one equipment slot: {slots} left for "
+                             "Loot cards.", hero=name, slots=loot_slots(hero)) if on else
+                           t("{hero} holds no more Quest markers: the slot is free again.", hero=name))
 
 
 def _first_aid(state: dict, params: dict, seat: int) -> None:
@@ -1065,44 +1179,49 @@ def _first_aid(state: dict, params: dict, seat: int) -> None:
     name = hero_label(target["id"])
     active = _active(state)
     if active is None:
-        raise Rejected("First Aid is given by the active Hero during their Adventure turn.")
+        raise Rejected(t("First Aid is given by the active Hero during their Adventure turn."))
     helper = hero_label(active["id"])
     if target["hp"] > 0:
-        raise Rejected(f"{name} is not knocked down.")
+        raise Rejected(t("{hero} is not knocked down.", hero=name))
     if active is target:
-        raise Rejected(f"{name} cannot give First Aid to {_PRONOUNS[target['id']]}self.")
+        raise Rejected(t("{hero} cannot give First Aid to herself.", hero=name)
+                       if _PRONOUNS[target["id"]] == "her" else
+                       t("{hero} cannot give First Aid to himself.", hero=name))
     if active["hp"] == 0:
-        raise Rejected(f"{helper} is knocked down and cannot give First Aid.")
+        raise Rejected(t("{hero} is knocked down and cannot give First Aid.", hero=helper))
     cost = first_aid_cost(state)
     if active["orbs"] < cost:
-        raise Rejected(f"First Aid costs {cost} orbs (one per Hero in play); {helper} has "
-                       f"{active['orbs']}.")
+        raise Rejected(t("First Aid costs {cost} orbs (one per Hero in play); {hero} has {orbs}.",
+                         cost=cost, hero=helper, orbs=active["orbs"]))
     active["orbs"] -= cost
-    state["events"].append(f"First Aid: {helper} spends {cost} orbs ({active['orbs']} left).")
-    _set_hp(state, target, 1, f"{name} is given First Aid")
+    state["events"].append(t("First Aid: {hero} spends {cost} orbs ({left} left).", hero=helper,
+                             cost=cost, left=active["orbs"]))
+    _set_hp(state, target, 1, t("{hero} is given First Aid", hero=name))
 
 
 def _reveal_boss(state: dict, params: dict, seat: int) -> None:
     boss = state["boss"]
     if not campaign_rules.has_boss_tile(state.get("chapter")):
-        raise Rejected(f"There is no Boss in chapter {state['chapter']}.")
+        raise Rejected(t("There is no Boss in chapter {number}.", number=state["chapter"]))
     if params["track"] is None:
-        raise Rejected("Threat track length missing: type how many spaces the Boss's threat "
-                       f"track has (printed on its card), {TRACK_MIN} to {TRACK_MAX}.")
+        raise Rejected(t("Threat track length missing: type how many spaces the Boss's threat "
+                         "track has (printed on its card), {low} to {high}.", low=TRACK_MIN,
+                         high=TRACK_MAX))
     key = params["boss"]
     name = params["name"] if key == "other" and params["name"] else BOSS_LABELS[key]
     if params["cause"] == "corruption" and state.get("chapter") != 5:
-        raise Rejected("Only in chapter 5 does the corruption reveal a Boss.")
+        raise Rejected(t("Only in chapter 5 does the corruption reveal a Boss."))
     if boss["key"] and state.get("chapter") == 5 and not boss["defeated"]:
         # "There may be more than one in this level": each gets its own track.
         campaign_rules.another_boss(state, key, name, params["track"], params["cause"])
         return
     if boss["key"]:
-        raise Rejected(f"The Boss is already revealed: {boss['name']}.")
+        raise Rejected(t("The Boss is already revealed: {boss}.", boss=boss["name"]))
     if not boss["revealed"]:
         _reveal_boss_now(state, REVEAL_TEXTS[params["cause"]], REVEALED_BY[params["cause"]])
     boss["key"], boss["name"], boss["track"] = key, name, params["track"]
-    state["events"].append(f"The Boss is {name}: threat {boss['threat']} of {boss['track']}.")
+    state["events"].append(t("The Boss is {boss}: threat {threat} of {track}.", boss=name,
+                             threat=boss["threat"], track=boss["track"]))
     if state["enraged_bosses"] and key in ENRAGED_BOSS_ALWAYS:
         state["events"].append(ENRAGED_BOSS_ALWAYS[key])
     if state.get("chapter") == 5:
@@ -1112,7 +1231,7 @@ def _reveal_boss(state: dict, params: dict, seat: int) -> None:
 
 def _threat_action(state: dict, params: dict, seat: int) -> None:
     _which_boss(state, params["which"])
-    _threat_up(state, "a Boss Combat skill", params["which"])
+    _threat_up(state, t("a Boss Combat skill"), params["which"])
 
 
 def _set_threat(state: dict, params: dict, seat: int) -> None:
@@ -1121,30 +1240,32 @@ def _set_threat(state: dict, params: dict, seat: int) -> None:
     elif state["boss"]["revealed"]:
         boss = state["boss"]
     else:
-        raise Rejected("The Boss is not revealed yet: there is no threat track.")
+        raise Rejected(t("The Boss is not revealed yet: there is no threat track."))
     threat = params["threat"]
     if boss["track"] and threat > boss["track"]:
-        raise Rejected(f"The track has {boss['track']} spaces.")
+        raise Rejected(t("The track has {track} spaces.", track=boss["track"]))
     boss["threat"] = threat
-    state["events"].append(f"Threat set to {threat}" + (f" for {boss['name']}." if params["which"]
-                                                         else "."))
+    state["events"].append(t("Threat set to {threat} for {boss}.", threat=threat, boss=boss["name"])
+                           if params["which"] else t("Threat set to {threat}.", threat=threat))
     _check_track(state, boss)
 
 
 def _defeat_boss(state: dict, params: dict, seat: int) -> None:
     boss = state["boss"]
     if not boss["revealed"]:
-        raise Rejected("The Boss is not revealed yet: find its tile first.")
+        raise Rejected(t("The Boss is not revealed yet: find its tile first."))
     if params["which"]:
         _which_boss(state, params["which"])
     if params["chests"] and state.get("campaign") is None:
-        raise Rejected("Ignore the chest icons on the Boss tile and Boss cards unless you are "
-                       "playing Campaign mode.")
+        raise Rejected(t("Ignore the chest icons on the Boss tile and Boss cards unless you are "
+                         "playing Campaign mode."))
     if state.get("chapter"):
         campaign_rules.boss_defeated(state, params["chests"], params["which"])
         return
     boss["defeated"] = True
-    _finish(state, "won", f"{boss['name'] or 'The Boss'} is defeated: the Woodlands are saved!")
+    _finish(state, "won",
+            t("{boss} is defeated: the Woodlands are saved!", boss=boss["name"]) if boss["name"]
+            else t("The Boss is defeated: the Woodlands are saved!"))
 
 
 def _set_stack(state: dict, params: dict, seat: int) -> None:
@@ -1154,15 +1275,17 @@ def _set_stack(state: dict, params: dict, seat: int) -> None:
         # count before the first tile is drawn is the stack the app counts from.
         most = campaign_rules.chapter_stack(state["chapter"])
         if stack > most:
-            raise Rejected(f"This chapter's Forest stack holds at most {most} tiles.")
+            raise Rejected(t("This chapter's Forest stack holds at most {most} tiles.", most=most))
         state["stack_total"] = state["stack"] = stack
-        state["events"].append(f"Forest stack counted: {plural(stack, 'tile')}.")
+        state["events"].append(tn("Forest stack counted: {count} tile.",
+                                  "Forest stack counted: {count} tiles.", stack))
     else:
         if stack > state["stack_total"]:
-            raise Rejected(f"The stack started with {state['stack_total']} tiles.")
+            raise Rejected(t("The stack started with {tiles} tiles.", tiles=state["stack_total"]))
         state["placed"]["corrected"] += state["stack"] - stack
         state["stack"] = stack
-        state["events"].append(f"Forest stack set to {plural(stack, 'tile')}.")
+        state["events"].append(tn("Forest stack set to {count} tile.",
+                                  "Forest stack set to {count} tiles.", stack))
     if _placer(state) is not None and stack == 0:
         _continue_growth(state)  # a tile is due and there is none: the rule applies now
 
@@ -1175,7 +1298,7 @@ def _tally(state: dict, params: dict, seat: int) -> None:
 
 def _need_campaign(state: dict) -> None:
     if not state.get("chapter"):
-        raise Rejected("That belongs to a campaign chapter; this is a classic game.")
+        raise Rejected(t("That belongs to a campaign chapter; this is a classic game."))
 
 
 def _quest(state: dict, params: dict, seat: int) -> None:
@@ -1264,7 +1387,7 @@ _HANDLERS = {
 def view(state: dict, seat: int | None) -> dict:
     """Return what `seat` may see: the whole game is public."""
     if state.get("chapter") and campaign_rules.needs_upgrade(state):
-        state = json.loads(json.dumps(state))
+        state = _copied(state)
         campaign_rules.upgrade_quest(state)
     players = state["players"]
     is_seat = isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players)
@@ -1299,7 +1422,8 @@ def view(state: dict, seat: int | None) -> dict:
             "played": state["phase"] == PHASE_ADVENTURE and index < state["turn"],
         })
     boss = {"revealed_by": None, **state["boss"]}
-    monsters = [{"kind": kind, "label": MONSTER_LABELS[kind], "icon": MONSTER_ICONS[kind],
+    monsters = [{"kind": kind, "label": MONSTER_LABELS[kind], "many": MONSTER_PLURALS[kind],
+                 "icon": MONSTER_ICONS[kind],
                  "count": state["monsters"][kind], "enraged": kind in state["enraged_types"],
                  "enraged_text": ENRAGED_MONSTERS[kind]} for kind in MONSTERS]
     result = dict(state["result"]) if state["result"] else None
@@ -1363,7 +1487,7 @@ def secret_open(state: dict, seat: int) -> bool:
     return False
 
 
-def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
+def describe(action: str, params: dict, seat: int, players: list[str]) -> Text:
     """Write one public log line."""
     params = params if isinstance(params, dict) else {}
     who = player_name(players, seat)
@@ -1371,81 +1495,89 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     if action == "place_tile":
         kind = params.get("kind")
         if kind == "high_risk":
-            return f"{who} logged a High-Risk Movement tile"
+            return t("{who} logged a High-Risk Movement tile", who=who)
         if kind == "xylia":
-            return f"{who} logged Xylia's extra tile"
-        return f"{who} placed a Forest tile"
+            return t("{who} logged Xylia's extra tile", who=who)
+        return t("{who} placed a Forest tile", who=who)
     if action == "start_adventure":
-        return f"{who} started the Adventure phase"
+        return t("{who} started the Adventure phase", who=who)
     if action == "end_turn":
-        return f"{who} ended the turn"
+        return t("{who} ended the turn", who=who)
     if action == "end_round":
-        return f"{who} ended the round"
+        return t("{who} ended the round", who=who)
     if action == "set_hp":
-        return f"{who} set {hero}'s HP to {params.get('hp')}"
+        return t("{who} set {hero}'s HP to {hp}", who=who, hero=hero, hp=params.get("hp"))
     if action == "set_orbs":
-        return f"{who} set {hero}'s orbs to {params.get('orbs')}"
+        return t("{who} set {hero}'s orbs to {orbs}", who=who, hero=hero, orbs=params.get("orbs"))
     if action == "set_marker":
-        label = _label(MARKER_LABELS, params.get("marker"), "status")
-        return (f"{who} gave {hero} a {label} marker" if params.get("on")
-                else f"{who} discarded {hero}'s {label} marker")
+        label = _label(MARKER_LABELS, params.get("marker"), t("status"))
+        return (t("{who} gave {hero} a {marker} marker", who=who, hero=hero, marker=label)
+                if params.get("on")
+                else t("{who} discarded {hero}'s {marker} marker", who=who, hero=hero, marker=label))
     if action == "concentrate":
-        return (f"{who} placed {hero}'s Concentration die" if params.get("on")
-                else f"{who} took back {hero}'s Concentration die")
+        return (t("{who} placed {hero}'s Concentration die", who=who, hero=hero) if params.get("on")
+                else t("{who} took back {hero}'s Concentration die", who=who, hero=hero))
     if action == "unlock_power":
-        return f"{who} unlocked {'both' if params.get('both') else 'a'} unique Power for {hero}"
+        return (t("{who} unlocked both unique Power for {hero}", who=who, hero=hero)
+                if params.get("both") else
+                t("{who} unlocked a unique Power for {hero}", who=who, hero=hero))
     if action == "set_powers":
-        return f"{who} corrected {hero}'s unique Powers to {params.get('powers')}"
+        return t("{who} corrected {hero}'s unique Powers to {powers}", who=who, hero=hero,
+                 powers=params.get("powers"))
     if action == "add_loot":
-        return f"{who} gave {hero} the Loot card {params.get('name')}"
+        return t("{who} gave {hero} the Loot card {card}", who=who, hero=hero, card=params.get("name"))
     if action == "remove_loot":
-        return f"{who} discarded a Loot card of {hero}'s"
+        return t("{who} discarded a Loot card of {hero}'s", who=who, hero=hero)
     if action == "give_loot":
-        return f"{who} passed a Loot card from {hero} to {hero_label(params.get('to'))}"
+        return t("{who} passed a Loot card from {hero} to {to}", who=who, hero=hero,
+                 to=hero_label(params.get("to")))
     if action == "first_aid":
-        return f"{who} stood {hero} up with First Aid"
+        return t("{who} stood {hero} up with First Aid", who=who, hero=hero)
     if action == "quest_slot":
-        return (f"{who} put {hero}'s Quest markers in an equipment slot" if params.get("on")
-                else f"{who} freed {hero}'s Quest marker slot")
+        return (t("{who} put {hero}'s Quest markers in an equipment slot", who=who, hero=hero)
+                if params.get("on") else
+                t("{who} freed {hero}'s Quest marker slot", who=who, hero=hero))
     if action == "reveal_boss":
         key = params.get("boss")
         name = (params.get("name") if key == "other" and params.get("name")
-                else _label(BOSS_LABELS, key, "a Boss"))
-        return f"{who} revealed the Boss: {name}, track of {params.get('track')}"
+                else _label(BOSS_LABELS, key, t("a Boss")))
+        return t("{who} revealed the Boss: {boss}, track of {track}", who=who, boss=name,
+                 track=params.get("track"))
     if action == "threat_up":
-        return f"{who} moved the threat +1 (Combat skill)"
+        return t("{who} moved the threat +1 (Combat skill)", who=who)
     if action == "set_threat":
-        return f"{who} corrected the threat to {params.get('threat')}"
+        return t("{who} corrected the threat to {threat}", who=who, threat=params.get("threat"))
     if action == "defeat_boss":
-        return f"{who} marked the Boss defeated"
+        return t("{who} marked the Boss defeated", who=who)
     if action == "set_stack":
-        return f"{who} corrected the Forest stack to {params.get('stack')}"
+        return t("{who} corrected the Forest stack to {stack}", who=who, stack=params.get("stack"))
     if action == "tally":
-        label = _label(MONSTER_LABELS, params.get("kind"), "Monster")
-        return f"{who} set {label}s defeated to {params.get('count')}"
+        label = _label(MONSTER_PLURALS, params.get("kind"), t("Monsters"))
+        return t("{who} set {monsters} defeated to {count}", who=who, monsters=label,
+                 count=params.get("count"))
     if action == "quest":
-        label = _label(campaign_rules.COUNTER_LABELS, params.get("counter"), "a chapter counter")
-        return f"{who} set {label} to {params.get('value')}"
+        label = _label(campaign_rules.COUNTER_LABELS, params.get("counter"), t("a chapter counter"))
+        return t("{who} set {counter} to {value}", who=who, counter=label, value=params.get("value"))
     if action == "concoct":
-        return f"{who} made a potion with {hero}"
+        return t("{who} made a potion with {hero}", who=who, hero=hero)
     if action == "energy_well":
-        return f"{who} brought every Hero to the Energy Well"
+        return t("{who} brought every Hero to the Energy Well", who=who)
     if action == "take_pile":
         pile = params.get("pile")
         number = pile + 1 if isinstance(pile, int) and not isinstance(pile, bool) else "?"
-        return f"{who} recovered Loot pile {number} for {hero}"
+        return t("{who} recovered Loot pile {number} for {hero}", who=who, number=number, hero=hero)
     if action == "burn_pile":
-        return f"{who} logged a Loot pile burnt at the deserted campsite"
+        return t("{who} logged a Loot pile burnt at the deserted campsite", who=who)
     if action == "well_overrun":
-        return f"{who} saw a Monster on the Energy Well at the end of the round"
+        return t("{who} saw a Monster on the Energy Well at the end of the round", who=who)
     if action == "claim_victory":
-        return f"{who} ended the chapter with the equipment recovered"
+        return t("{who} ended the chapter with the equipment recovered", who=who)
     if action == "thief_on_start":
-        return f"{who} logged an Orb marker lost on the Start tile"
+        return t("{who} logged an Orb marker lost on the Start tile", who=who)
     if action == "cover_space":
-        return f"{who} logged a tile placed on a corrupted space"
+        return t("{who} logged a tile placed on a corrupted space", who=who)
     spec = ACTIONS.get(action)
-    return f"{who}: {spec.label if spec else action}"
+    return t("{who}: {action}", who=who, action=spec.label if spec else action)
 
 
 def outcome(state: dict) -> dict | None:
@@ -1455,8 +1587,9 @@ def outcome(state: dict) -> dict | None:
         return None
     won = result["outcome"] == "won"
     chapter = state.get("chapter")
-    level = (f"Chapter {chapter} · {campaign_rules.CHAPTER_TITLES[chapter]}" if chapter
-             else f"{THORNS_LABELS[state['thorns_card']]} Thorns")
+    level = (t("Chapter {number} · {title}", number=chapter,
+               title=campaign_rules.CHAPTER_TITLES[chapter]) if chapter
+             else t("{card} Thorns", card=THORNS_LABELS[state["thorns_card"]]))
     return {
         "cooperative": True,
         "won": won,
@@ -1465,5 +1598,6 @@ def outcome(state: dict) -> dict | None:
                     for seat, name in enumerate(state["players"])],
         "rounds": result["rounds"],
         "score_by_round": None,
-        "summary": ("Victory! " if won else "Defeat. ") + result["reason"],
+        "summary": (t("Victory! {reason}", reason=result["reason"]) if won
+                    else t("Defeat. {reason}", reason=result["reason"])),
     }

@@ -44,12 +44,13 @@ from __future__ import annotations
 import json
 import random
 
-from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
-                   require_step, settle_seat)
-from .words import as_int, player_name, plural
+from .base import (ActionSpec, Param, Rejected, StepOver, check_action, check_player_count,
+                   parse_params, settle_seat)
+from .words import as_int, player_name, t, tc, tn
 
 ID = "mysterious-forest"
-NAME = "The Mysterious Forest"
+# Its published German and French editions have titles of their own (docs/glossary-*.md).
+NAME = t("The Mysterious Forest")
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
 RULES_VERSION = 1
@@ -74,17 +75,18 @@ PHASE_OVER = "over"
 
 # Easiest first; each: label, Forest cards before the Wanderer, after it, Loki in the Backpack.
 LEVELS = {
-    "standard": ("Standard", 4, 2, 4),
-    "budding": ("Budding Explorers", 4, 2, 2),
-    "courageous": ("Courageous Travelers", 4, 2, 0),
-    "lead": ("Lead Adventurers", 5, 3, 4),
-    "foliage": ("Foliage Conquerors", 5, 3, 2),
-    "heroes": ("Heroes of the Forest", 5, 3, 0),
+    "standard": (tc("difficulty level", "Standard"), 4, 2, 4),
+    "budding": (t("Budding Explorers"), 4, 2, 2),
+    "courageous": (t("Courageous Travelers"), 4, 2, 0),
+    "lead": (t("Lead Adventurers"), 5, 3, 4),
+    "foliage": (t("Foliage Conquerors"), 5, 3, 2),
+    "heroes": (t("Heroes of the Forest"), 5, 3, 0),
 }
 LEVEL_ORDER = tuple(LEVELS)
 
 START, FOREST, WANDERER, FINAL = "start", "forest", "wanderer", "final"
-CARD_LABELS = {START: "Start", FOREST: "Forest", WANDERER: "Wanderer", FINAL: "Final Battle"}
+CARD_LABELS = {START: tc("path card", "Start"), FOREST: tc("path card", "Forest"),
+               WANDERER: tc("path card", "Wanderer"), FINAL: tc("path card", "Final Battle")}
 CARD_ICONS = {START: "🏁", FOREST: "🌲", WANDERER: "🧙", FINAL: "🐉"}
 
 # What a roll of the 4 dice put in the Backpack: (Loki tokens, Equipment).
@@ -94,97 +96,123 @@ TAKES = {
     "two_loki": (2, 0),
 }
 TAKE_LABELS = {
-    "equipment": "2 Equipment",
-    "loki_equipment": "1 Loki + 1 Equipment",
-    "two_loki": "2 Loki",
+    "equipment": t("2 Equipment"),
+    "loki_equipment": t("1 Loki + 1 Equipment"),
+    "two_loki": t("2 Loki"),
 }
 TAKE_ICONS = {"equipment": "🧭🧭", "loki_equipment": "🦊🧭", "two_loki": "🦊🦊"}
 TAKE_NOTES = {
-    "equipment": "No Loki: choose 2 of the 4",
-    "loki_equipment": "One Loki rolled: a Loki token and 1 Equipment",
-    "two_loki": "Two Lokis rolled: two Loki tokens",
+    "equipment": t("No Loki: choose 2 of the 4"),
+    "loki_equipment": t("One Loki rolled: a Loki token and 1 Equipment"),
+    "two_loki": t("Two Lokis rolled: two Loki tokens"),
 }
-REROLL_RULE = "🔁 Equipment not in the Reserve? Roll that die again, never a Loki."
+REROLL_RULE = t("🔁 Equipment not in the Reserve? Roll that die again, never a Loki.")
 
 # The Wanderer card shows one of these exchanges for his crystal weapon.
 EXCHANGES = {
-    "two_same": "two identical Equipment",
-    "equipment_loki": "an Equipment and a Loki token",
-    "three_different": "three different Equipment",
-    "any_four": "any four Equipment",
+    "two_same": t("two identical Equipment"),
+    "equipment_loki": t("an Equipment and a Loki token"),
+    "three_different": t("three different Equipment"),
+    "any_four": t("any four Equipment"),
 }
 EXCHANGE_SHORT = {
-    "two_same": "2 the same",
-    "equipment_loki": "1 Equipment + 1 🦊",
-    "three_different": "3 different",
-    "any_four": "any 4",
+    "two_same": t("2 the same"),
+    "equipment_loki": t("1 Equipment + 1 🦊"),
+    "three_different": t("3 different"),
+    "any_four": t("any 4"),
+}
+# What a button giving each exchange says to a screen reader.
+EXCHANGE_GIVE = {
+    "two_same": t("Give two identical Equipment"),
+    "equipment_loki": t("Give an Equipment and a Loki token"),
+    "three_different": t("Give three different Equipment"),
+    "any_four": t("Give any four Equipment"),
+}
+# The same exchanges in whole sentences (each language words each its own way).
+EXCHANGE_TAKEN = {
+    "two_same": t("Crystal weapon taken for two identical Equipment: those go back to the "
+                  "Reserve. Put the 2 Wanderer tokens on the card; each replaces any Equipment once."),
+    "equipment_loki": t("Crystal weapon taken for an Equipment and a Loki token: those go back to "
+                        "the Reserve. Put the 2 Wanderer tokens on the card; each replaces any "
+                        "Equipment once."),
+    "three_different": t("Crystal weapon taken for three different Equipment: those go back to "
+                         "the Reserve. Put the 2 Wanderer tokens on the card; each replaces any "
+                         "Equipment once."),
+    "any_four": t("Crystal weapon taken for any four Equipment: those go back to the Reserve. "
+                  "Put the 2 Wanderer tokens on the card; each replaces any Equipment once."),
 }
 
 # A Loki token's two powers, as the rulebook words them; the last line is its special case.
 LOKI_POWERS = {
-    1: "Power 1: choose one of the Equipment shown on the Loki token and put it in your Backpack.",
-    2: "Power 2: exchange an Equipment in your Backpack with one in the Reserve.",
+    1: t("Power 1: choose one of the Equipment shown on the Loki token and put it in your Backpack."),
+    2: t("Power 2: exchange an Equipment in your Backpack with one in the Reserve."),
 }
-LOKI_ONLY_LOKI = ("Only Loki tokens in your Backpack? Then exchange this Loki token with an "
-                  "Equipment of your choice in the Reserve.")
-LOKI_BACK = "Then put the Loki token back in the Reserve."
-# The same, short, for the log.
-LOKI_POWER_SHORT = {
-    1: "Power 1, one of the Equipment shown on it into the Backpack",
-    2: "Power 2, an Equipment of the Backpack exchanged with one in the Reserve",
+LOKI_ONLY_LOKI = t("Only Loki tokens in your Backpack? Then exchange this Loki token with an "
+                   "Equipment of your choice in the Reserve.")
+LOKI_ONLY_LOKI_POWER_2 = t("Only Loki tokens in your Backpack? Then, with Power 2, exchange this "
+                           "Loki token with an Equipment of your choice in the Reserve.")
+LOKI_BACK = t("Then put the Loki token back in the Reserve.")
+LOKI_TURN_OVER = t("Turn it over: it shows one of 2 powers.")
+# The same, short, for the log: what the token showed (None: not said).
+LOKI_SAID = {
+    1: t("Power 1, one of the Equipment shown on it into the Backpack"),
+    2: t("Power 2, an Equipment of the Backpack exchanged with one in the Reserve (with only Loki "
+         "tokens in the Backpack, this Loki token for an Equipment)"),
+    None: t("Power 1, one of the Equipment shown on it into the Backpack, or Power 2, an Equipment "
+            "of the Backpack exchanged with one in the Reserve (with only Loki tokens in the "
+            "Backpack, this Loki token for an Equipment)"),
 }
-LOKI_ONLY_LOKI_SHORT = "with only Loki tokens in the Backpack, this Loki token for an Equipment"
 
 OPTIONS = (
-    Param("first_player", "text", label="First player", default="random"),
-    Param("level", "choice", label="Difficulty level", choices=LEVEL_ORDER, default="standard"),
-    Param("guess_variant", "bool", label="Final Battle guess", default=False),
-    Param("backpack_size", "int", label="Backpack spaces", min=MIN_BACKPACK_SIZE,
+    Param("first_player", "text", label=t("First player"), default="random"),
+    Param("level", "choice", label=t("Difficulty level"), choices=LEVEL_ORDER, default="standard"),
+    Param("guess_variant", "bool", label=t("Final Battle guess"), default=False),
+    Param("backpack_size", "int", label=t("Backpack spaces"), min=MIN_BACKPACK_SIZE,
           max=MAX_BACKPACK_SIZE, default=DEFAULT_BACKPACK_SIZE),
 )
 
-_CARD = Param("card", "int", label="Path card", min=0, max=20)
-_TAKE = Param("took", "choice", label="What was taken", choices=tuple(TAKES))
+_CARD = Param("card", "int", label=t("Path card"), min=0, max=20)
+_TAKE = Param("took", "choice", label=t("What was taken"), choices=tuple(TAKES))
 
 ACTIONS: dict[str, ActionSpec] = {
     # Two phones ticking different steps at once must not refuse each other.
-    "tick": ActionSpec("tick", (Param("step", "int", label="Setup step", min=0, max=20),
-                                Param("done", "bool", label="Done", default=True)),
-                       label="Tick a setup step", commutes=True),
+    "tick": ActionSpec("tick", (Param("step", "int", label=t("Setup step"), min=0, max=20),
+                                Param("done", "bool", label=t("Done"), default=True)),
+                       label=t("Tick a setup step"), commutes=True),
     "change_setup": ActionSpec(
         "change_setup",
-        (Param("level", "choice", label="Difficulty level", choices=LEVEL_ORDER, optional=True),
-         Param("first_player", "seat", label="First player", optional=True),
-         Param("guess_variant", "bool", label="Final Battle guess", optional=True),
-         Param("backpack_size", "int", label="Backpack spaces", min=MIN_BACKPACK_SIZE,
+        (Param("level", "choice", label=t("Difficulty level"), choices=LEVEL_ORDER, optional=True),
+         Param("first_player", "seat", label=t("First player"), optional=True),
+         Param("guess_variant", "bool", label=t("Final Battle guess"), optional=True),
+         Param("backpack_size", "int", label=t("Backpack spaces"), min=MIN_BACKPACK_SIZE,
                max=MAX_BACKPACK_SIZE, optional=True)),
-        label="Change the setup"),
-    "start_scouting": ActionSpec("start_scouting", (), label="Start scouting"),
-    "done_looking": ActionSpec("done_looking", (_CARD,), label="Done looking", step="card"),
-    "pack": ActionSpec("pack", (Param("roll", "int", label="Roll number", min=1, max=MAX_ROLLS),
+        label=t("Change the setup")),
+    "start_scouting": ActionSpec("start_scouting", (), label=t("Start scouting")),
+    "done_looking": ActionSpec("done_looking", (_CARD,), label=t("Done looking"), step="card"),
+    "pack": ActionSpec("pack", (Param("roll", "int", label=t("Roll number"), min=1, max=MAX_ROLLS),
                                 _TAKE),
-                       label="We rolled", step="roll"),
-    "change_roll": ActionSpec("change_roll", (Param("roll", "int", label="Roll", min=1,
+                       label=t("We rolled"), step="roll"),
+    "change_roll": ActionSpec("change_roll", (Param("roll", "int", label=tc("roll number", "Roll"), min=1,
                                                     max=MAX_ROLLS), _TAKE),
-                              label="Change a roll"),
-    "cross": ActionSpec("cross", (_CARD,), label="Card crossed", step="card"),
+                              label=t("Change a roll")),
+    "cross": ActionSpec("cross", (_CARD,), label=t("Card crossed"), step="card"),
     "wanderer": ActionSpec(
         "wanderer",
         (_CARD,
-         Param("take", "bool", label="Take the crystal weapon", default=False),
-         Param("exchange", "choice", label="The Wanderer's exchange", choices=tuple(EXCHANGES),
+         Param("take", "bool", label=t("Take the crystal weapon"), default=False),
+         Param("exchange", "choice", label=t("The Wanderer's exchange"), choices=tuple(EXCHANGES),
                optional=True)),
-        label="Meet the Wanderer", step="card"),
+        label=t("Meet the Wanderer"), step="card"),
     # The power the token shows once turned over; without it, both are explained.
-    "use_loki": ActionSpec("use_loki", (Param("power", "int", label="Loki's power", min=1, max=2,
+    "use_loki": ActionSpec("use_loki", (Param("power", "int", label=t("Loki's power"), min=1, max=2,
                                               optional=True),),
-                           label="Use a Loki token"),
-    "return_loki": ActionSpec("return_loki", (), label="Take back a Loki token"),
-    "use_token": ActionSpec("use_token", (), label="Use a Wanderer token"),
-    "return_token": ActionSpec("return_token", (), label="Take back a Wanderer token"),
-    "lay_guess": ActionSpec("lay_guess", (), label="Our guess is laid"),
-    "beat_queen": ActionSpec("beat_queen", (), label="We beat the Queen"),
-    "fail": ActionSpec("fail", (_CARD,), label="We cannot cover it", step="card"),
+                           label=t("Use a Loki token")),
+    "return_loki": ActionSpec("return_loki", (), label=t("Take back a Loki token")),
+    "use_token": ActionSpec("use_token", (), label=t("Use a Wanderer token")),
+    "return_token": ActionSpec("return_token", (), label=t("Take back a Wanderer token")),
+    "lay_guess": ActionSpec("lay_guess", (), label=t("Our guess is laid")),
+    "beat_queen": ActionSpec("beat_queen", (), label=t("We beat the Queen")),
+    "fail": ActionSpec("fail", (_CARD,), label=t("We cannot cover it"), step="card"),
 }
 
 
@@ -212,23 +240,25 @@ def setup_loki(level: str) -> int:
 
 def path_text(level: str) -> str:
     _, before, after, _ = LEVELS[level]
-    return (f"Start, {plural(before, 'Forest card')}, 1 Wanderer card, "
-            f"{plural(after, 'Forest card')}, 1 Final Battle card")
+    # Every level has at least 2 Forest cards on each side of the Wanderer.
+    return t("Start, {before} Forest cards, 1 Wanderer card, {after} Forest cards, 1 Final Battle card",
+             before=before, after=after)
 
 
 def setup_steps(level: str) -> list[str]:
     """The setup checklist for a level, in the rulebook's order."""
     loki = setup_loki(level)
-    loki_step = (f"🦊 Put {loki} Loki tokens face-down on the Backpack board." if loki
-                 else "🦊 No Loki tokens in the Backpack at this level.")
+    loki_step = (tn("🦊 Put {count} Loki token face-down on the Backpack board.",
+                    "🦊 Put {count} Loki tokens face-down on the Backpack board.", loki) if loki
+                 else t("🦊 No Loki tokens in the Backpack at this level."))
     return [
-        "🃏 Sort the Path cards into 3 face-down piles (🌲 Forest, 🧙 Wanderer, 🐉 Final Battle) "
-        "and shuffle each pile.",
-        f"🛤️ Lay the Path face-down: {path_text(level)}.",
-        "🧒 Put Jonas on the Start card.",
-        "🧭 Make the Reserve: a pile of each Equipment, the Loki tokens face-down in one stack, "
-        "the Wanderer tokens in another.",
-        "🎲 Put the 4 dice and the Backpack board 🎒 near the Path.",
+        t("🃏 Sort the Path cards into 3 face-down piles (🌲 Forest, 🧙 Wanderer, 🐉 Final Battle) "
+          "and shuffle each pile."),
+        t("🛤️ Lay the Path face-down: {path}.", path=path_text(level)),
+        t("🧒 Put Jonas on the Start card."),
+        t("🧭 Make the Reserve: a pile of each Equipment, the Loki tokens face-down in one stack, "
+          "the Wanderer tokens in another."),
+        t("🎲 Put the 4 dice and the Backpack board 🎒 near the Path."),
         loki_step,
     ]
 
@@ -245,7 +275,7 @@ def _seat_count(state: dict) -> int:
 
 def _require_seat(state: dict, seat) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _seat_count(state):
-        raise Rejected("That seat is not at this table.")
+        raise Rejected(t("That seat is not at this table."))
 
 
 def _turn_seat(state: dict, turn: int) -> int:
@@ -259,10 +289,6 @@ def _path(state: dict) -> list[str]:
 
 def _final_position(state: dict) -> int:
     return len(_path(state)) - 1
-
-
-def _card_words(state: dict, position: int) -> str:
-    return f"card {position} of {_final_position(state)}"
 
 
 def roll_fills(state: dict, rolls: list[str] | None = None) -> list[dict]:
@@ -316,17 +342,24 @@ def backpack_slots(state: dict) -> list[str]:
     return slots + ["empty"] * (state["backpack_size"] - len(slots))
 
 
-def roll_note(fill: dict) -> str:
-    """Say what a roll could not bring: Loki faces past the stack, tokens past the spaces."""
+def roll_notes(fill: dict) -> list[str]:
+    """Say what a roll could not bring, a sentence each: Loki faces past the stack, tokens past
+    the spaces."""
     notes = []
     if fill["no_token"]:
-        left = "only 1 Loki token was" if fill["loki"] else "no Loki token was"
-        lokis = "that Loki brings" if fill["no_token"] == 1 else "those Lokis bring"
-        notes.append(f"{left} left in the stack, so {lokis} nothing (a Loki die is never "
-                     "rolled again)")
+        if fill["loki"]:  # one Loki found the last token: the other found none
+            notes.append(t("Only 1 Loki token was left in the stack, so that Loki brings nothing "
+                           "(a Loki die is never rolled again)."))
+        elif fill["no_token"] == 1:
+            notes.append(t("No Loki token was left in the stack, so that Loki brings nothing "
+                           "(a Loki die is never rolled again)."))
+        else:
+            notes.append(t("No Loki token was left in the stack, so those Lokis bring nothing "
+                           "(a Loki die is never rolled again)."))
     if fill["no_room"]:
-        notes.append(f"the Backpack had room for {fill['loki'] + fill['equipment']} only")
-    return "; ".join(notes)
+        notes.append(t("The Backpack had room for {count} only.",
+                       count=fill["loki"] + fill["equipment"]))
+    return notes
 
 
 def packing_tips(state: dict) -> list[str]:
@@ -334,9 +367,9 @@ def packing_tips(state: dict) -> list[str]:
     tips = [REROLL_RULE]
     left = loki_in_stack(state)
     if left == 1:
-        tips.append("🦊 Only 1 Loki token is left in the stack: a second Loki brings nothing.")
+        tips.append(t("🦊 Only 1 Loki token is left in the stack: a second Loki brings nothing."))
     elif left == 0:
-        tips.append("🦊 No Loki token is left in the stack: a Loki brings nothing.")
+        tips.append(t("🦊 No Loki token is left in the stack: a Loki brings nothing."))
     return tips
 
 
@@ -361,7 +394,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup options and settle a random first player to a seat."""
     check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
-    first_player = settle_seat(values["first_player"], players, rng, "First player")
+    first_player = settle_seat(values["first_player"], players, rng, t("First player"))
     size = values["backpack_size"]
     _check_backpack_size(size, values["level"])
     return {"first_player": first_player, "level": values["level"],
@@ -373,15 +406,15 @@ def setup(players: list[str], options: dict) -> dict:
     check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     first = options.get("first_player")
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
-        raise Rejected("The first player must be one of the seats.")
+        raise Rejected(t("The first player must be one of the seats."))
     level = options.get("level", "standard")
     if level not in LEVELS:
-        raise Rejected("Difficulty level: choose one of " + ", ".join(LEVEL_ORDER) + ".")
+        raise Rejected(t("Difficulty level: choose one of {levels}.", levels=", ".join(LEVEL_ORDER)))
     size = options.get("backpack_size", DEFAULT_BACKPACK_SIZE)
     if (isinstance(size, bool) or not isinstance(size, int)
             or not setup_loki(level) < size <= MAX_BACKPACK_SIZE):
-        raise Rejected(f"Backpack spaces: choose a whole number from {setup_loki(level) + 1} to "
-                       f"{MAX_BACKPACK_SIZE}.")
+        raise Rejected(t("Backpack spaces: choose a whole number from {low} to {high}.",
+                         low=setup_loki(level) + 1, high=MAX_BACKPACK_SIZE))
     state = {
         "rules_version": RULES_VERSION,
         "players": list(players),
@@ -407,8 +440,8 @@ def setup(players: list[str], options: dict) -> dict:
         "ended_at_card": None,
         "events": [],
     }
-    state["events"].append(f"{level_label(level)}: lay out the Path and the Backpack. "
-                           f"{players[first]} goes first.")
+    state["events"].append(t("{level}: lay out the Path and the Backpack. {name} goes first.",
+                             level=level_label(level), name=players[first]))
     return state
 
 
@@ -421,7 +454,7 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
                              _seat_count(state))
     _require_seat(state, seat)
     if state["phase"] == PHASE_OVER:
-        raise Rejected("The game is over. Undo to change the end.")
+        raise Rejected(t("The game is over. Undo to change the end."))
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
     new_state["events"] = []
@@ -431,24 +464,25 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
     return new_state
 
 
-def _require_phase(state: dict, phase: str, doing: str) -> None:
-    if state["phase"] == phase:
-        return
-    where = {
-        PHASE_SETUP: "during setup",
-        PHASE_SCOUTING: "in Phase 1, scouting the Path",
-        PHASE_PACKING: "in Phase 2, packing the Backpack",
-        PHASE_EXPEDITION: "in Phase 3, the expedition",
-    }[phase]
-    raise Rejected(f"{doing} is done {where}.")
+def _require_phase(state: dict, phase: str, refusal: str) -> None:
+    """Refuse, with `refusal` (a whole sentence saying when it is done), outside `phase`."""
+    if state["phase"] != phase:
+        raise Rejected(refusal)
+
+
+def _step(named: int, current, past: bool, was_for: str, is_for: str) -> None:
+    """Refuse an action naming a step other than the current one (a double tap, a phone a
+    step behind): `was_for` when the named step is over, `is_for` when it has not come yet."""
+    if named != current:
+        raise StepOver(was_for if past else is_for)
 
 
 def _tick(state: dict, params: dict, seat: int) -> None:
-    _require_phase(state, PHASE_SETUP, "Ticking the setup checklist")
+    _require_phase(state, PHASE_SETUP, t("Ticking the setup checklist is done during setup."))
     step = params["step"]
     if step >= len(state["ticked"]):
-        raise Rejected(f"The setup checklist has {len(state['ticked'])} steps: "
-                       f"choose 0 to {len(state['ticked']) - 1}.")
+        raise Rejected(t("The setup checklist has {count} steps: choose 0 to {last}.",
+                         count=len(state["ticked"]), last=len(state["ticked"]) - 1))
     state["ticked"][step] = params["done"]
 
 
@@ -458,8 +492,9 @@ _LEVEL_STEPS = (1, 5)
 
 def _check_backpack_size(size: int, level: str) -> None:
     if size <= setup_loki(level):
-        raise Rejected(f"Backpack spaces: the Backpack needs room beyond its "
-                       f"{setup_loki(level)} Loki tokens.")
+        raise Rejected(tn("Backpack spaces: the Backpack needs room beyond its {count} Loki token.",
+                          "Backpack spaces: the Backpack needs room beyond its {count} Loki tokens.",
+                          setup_loki(level)))
 
 
 def _smaller_backpack(state: dict) -> int | None:
@@ -469,7 +504,7 @@ def _smaller_backpack(state: dict) -> int | None:
 
 def _change_setup(state: dict, params: dict, seat: int) -> None:
     """Correct a setup choice before the Path is looked at."""
-    _require_phase(state, PHASE_SETUP, "Changing the setup")
+    _require_phase(state, PHASE_SETUP, t("Changing the setup is done during setup."))
     level = params["level"] if params["level"] is not None else state["level"]
     size = params["backpack_size"] if params["backpack_size"] is not None else state["backpack_size"]
     _check_backpack_size(size, level)
@@ -479,49 +514,58 @@ def _change_setup(state: dict, params: dict, seat: int) -> None:
         state["setup_loki"] = setup_loki(level)
         for step in _LEVEL_STEPS:
             state["ticked"][step] = False
-        state["events"].append(f"Level: {level_label(level)}. Lay the Path: {path_text(level)}; "
-                               f"{plural(setup_loki(level), 'Loki token')} in the Backpack.")
+        state["events"].append(tn("Level: {level}. Lay the Path: {path}; {count} Loki token in the Backpack.",
+                                  "Level: {level}. Lay the Path: {path}; {count} Loki tokens in the Backpack.",
+                                  setup_loki(level), level=level_label(level), path=path_text(level)))
     if size != state["backpack_size"]:
         state["backpack_size"] = size
-        state["events"].append(f"The Backpack has {size} spaces.")
+        state["events"].append(tn("The Backpack has {count} space.", "The Backpack has {count} spaces.",
+                                  size))
     if params["first_player"] is not None and params["first_player"] != state["first_player"]:
         state["first_player"] = params["first_player"]
-        state["events"].append(f"{players[state['first_player']]} goes first.")
+        state["events"].append(t("{name} goes first.", name=players[state["first_player"]]))
     if params["guess_variant"] is not None and params["guess_variant"] != state["guess_variant"]:
         state["guess_variant"] = params["guess_variant"]
-        state["events"].append("Final Battle guess: " + ("on." if state["guess_variant"] else "off."))
+        state["events"].append(t("Final Battle guess: on.") if state["guess_variant"]
+                               else t("Final Battle guess: off."))
     if not state["events"]:
-        raise Rejected("That is already the setup.")
+        raise Rejected(t("That is already the setup."))
 
 
 def _start_scouting(state: dict, params: dict, seat: int) -> None:
-    _require_phase(state, PHASE_SETUP, "Starting to scout")
+    _require_phase(state, PHASE_SETUP, t("Starting to scout is done during setup."))
     state["phase"] = PHASE_SCOUTING
     scout = state["players"][scout_seat(state)]
-    state["events"].append(f"Phase 1, scouting: {scout} turns over {_card_words(state, 1)}; "
-                           "look together and remember its Equipment.")
+    state["events"].append(t("Phase 1, scouting: {name} turns over card 1 of {cards}; look together "
+                             "and remember its Equipment.", name=scout, cards=_final_position(state)))
 
 
 def _done_looking(state: dict, params: dict, seat: int) -> None:
-    _require_phase(state, PHASE_SCOUTING, "Looking at a Path card")
+    _require_phase(state, PHASE_SCOUTING,
+                   t("Looking at a Path card is done in Phase 1, scouting the Path."))
     current = state["scouted"] + 1
     card = params["card"]
     players = state["players"]
     scout = players[scout_seat(state)]
-    require_step(card, current, f"card {card}", f"it is now card {current}, {scout} to look",
-                 past=card < current, done="has already been looked at: a Path card can only "
-                                          "be looked at once")
+    if card != current:
+        _step(card, current, card < current,
+              t("That was for card {card}, which has already been looked at: a Path card can only "
+                "be looked at once; it is now card {current}, {name} to look.",
+                card=card, current=current, name=scout),
+              t("That is for card {card}, which has not come yet; it is now card {current}, "
+                "{name} to look.", card=card, current=current, name=scout))
     state["scouted"] = current
     final = _final_position(state)
     if current < final:
         following = players[scout_seat(state)]
-        state["events"].append(f"{scout} turned {_card_words(state, current)} back face-down. "
-                               f"Next: {following} looks at {_card_words(state, current + 1)}.")
+        state["events"].append(t("{name} turned card {card} of {cards} back face-down. Next: {next} "
+                                 "looks at card {following} of {cards}.", name=scout, card=current,
+                                 cards=final, next=following, following=current + 1))
         return
     state["phase"] = PHASE_PACKING
-    state["events"].append("The Final Battle card is turned back face-down: scouting is over.")
-    state["events"].append(f"Phase 2, packing: {players[roll_seat(state)]} rolls the 4 dice "
-                           "and takes 2 Equipment for the Backpack.")
+    state["events"].append(t("The Final Battle card is turned back face-down: scouting is over."))
+    state["events"].append(t("Phase 2, packing: {name} rolls the 4 dice and takes 2 Equipment for "
+                             "the Backpack.", name=players[roll_seat(state)]))
 
 
 def _check_rolls_fit(state: dict, rolls: list[str]) -> None:
@@ -529,37 +573,42 @@ def _check_rolls_fit(state: dict, rolls: list[str]) -> None:
     filled = state["setup_loki"]
     for number, fill in enumerate(roll_fills(state, rolls), start=1):
         if filled >= state["backpack_size"]:
-            raise Rejected(f"With that change the Backpack is full before roll {number}: "
-                           f"undo back to roll {number} instead.")
+            raise Rejected(t("With that change the Backpack is full before roll {roll}: undo back "
+                             "to roll {roll} instead.", roll=number))
         filled += fill["loki"] + fill["equipment"]
 
 
 def _pack(state: dict, params: dict, seat: int) -> None:
     named = params["roll"]
-    named_text = f"roll {named} ({state['players'][_turn_seat(state, named - 1)]})"
+    named_name = state["players"][_turn_seat(state, named - 1)]
     if state["phase"] == PHASE_EXPEDITION:
-        require_step(named, None, named_text, "the Backpack is full and the expedition has "
-                     "started", done="is already in the Backpack")
-    _require_phase(state, PHASE_PACKING, "Filling the Backpack")
+        raise StepOver(t("That was for roll {roll} ({name}), which is already in the Backpack; the "
+                         "Backpack is full and the expedition has started.", roll=named, name=named_name))
+    _require_phase(state, PHASE_PACKING,
+                   t("Filling the Backpack is done in Phase 2, packing the Backpack."))
     due = len(state["rolls"]) + 1
     take = params["took"]
     roller = state["players"][roll_seat(state)]
-    require_step(named, due, named_text, f"it is now roll {due}, {roller} to roll",
-                 past=named < due, done="is already in the Backpack")
+    if named != due:
+        _step(named, due, named < due,
+              t("That was for roll {roll} ({name}), which is already in the Backpack; it is now "
+                "roll {due}, {roller} to roll.", roll=named, name=named_name, due=due, roller=roller),
+              t("That is for roll {roll} ({name}), which has not come yet; it is now roll {due}, "
+                "{roller} to roll.", roll=named, name=named_name, due=due, roller=roller))
     state["rolls"].append(take)
-    loki, _ = TAKES[take]
     filled, size = backpack_filled(state), state["backpack_size"]
-    said = f"{roller} rolled and took {TAKE_LABELS[take]}"
-    if loki == 1:
-        said += " (one Loki rolled: a Loki token and one Equipment)"
-    elif loki == 2:
-        said += " (two Lokis rolled: two Loki tokens)"
-    short = roll_note(roll_fills(state)[-1])
-    if short:
-        said += f", but {short}"
-    state["events"].append(f"{said}. Backpack: {filled} of {size} spaces filled.")
+    if take == "equipment":
+        state["events"].append(t("{name} rolled and took 2 Equipment.", name=roller))
+    elif take == "loki_equipment":
+        state["events"].append(t("{name} rolled and took 1 Loki + 1 Equipment (one Loki rolled: a "
+                                 "Loki token and one Equipment).", name=roller))
+    else:
+        state["events"].append(t("{name} rolled and took 2 Loki (two Lokis rolled: two Loki "
+                                 "tokens).", name=roller))
+    state["events"].extend(roll_notes(roll_fills(state)[-1]))
+    state["events"].append(t("Backpack: {filled} of {size} spaces filled.", filled=filled, size=size))
     if filled < size:
-        state["events"].append(f"Next to roll: {state['players'][roll_seat(state)]}.")
+        state["events"].append(t("Next to roll: {name}.", name=state["players"][roll_seat(state)]))
         return
     _start_expedition(state)
 
@@ -567,54 +616,67 @@ def _pack(state: dict, params: dict, seat: int) -> None:
 def _start_expedition(state: dict) -> None:
     state["phase"] = PHASE_EXPEDITION
     state["jonas"] = 1
-    state["events"].append("The Backpack is full: packing is over.")
-    state["events"].append("Phase 3, the expedition: turn over card 1 and put Jonas on it. "
-                           "Move the Equipment it shows from the Backpack onto it.")
+    state["events"].append(t("The Backpack is full: packing is over."))
+    state["events"].append(t("Phase 3, the expedition: turn over card 1 and put Jonas on it. "
+                             "Move the Equipment it shows from the Backpack onto it."))
 
 
 def _change_roll(state: dict, params: dict, seat: int) -> None:
     if state["phase"] not in (PHASE_PACKING, PHASE_EXPEDITION):
-        raise Rejected("There are no rolls to change yet.")
+        raise Rejected(t("There are no rolls to change yet."))
     number, take = params["roll"], params["took"]
     if number > len(state["rolls"]):
         if not state["rolls"]:
-            raise Rejected("Nobody has rolled yet.")
-        raise Rejected(f"There {'is' if len(state['rolls']) == 1 else 'are'} "
-                       f"{plural(len(state['rolls']), 'roll')}: choose 1 to {len(state['rolls'])}.")
+            raise Rejected(t("Nobody has rolled yet."))
+        raise Rejected(tn("There is {count} roll: choose 1 to {count}.",
+                          "There are {count} rolls: choose 1 to {count}.", len(state["rolls"])))
     rolls = list(state["rolls"])
     rolls[number - 1] = take
     _check_rolls_fit(state, rolls)
     full = backpack_filled(state, rolls) >= state["backpack_size"]
     if state["phase"] == PHASE_EXPEDITION and not full:
-        raise Rejected("With that change the Backpack would not be full, and the expedition "
-                       "has started: undo back to the roll instead.")
+        raise Rejected(t("With that change the Backpack would not be full, and the expedition "
+                         "has started: undo back to the roll instead."))
     before = state["rolls"]
     state["rolls"] = rolls
     if loki_in_backpack(state) < 0:
         state["rolls"] = before
-        raise Rejected("More Loki tokens have been used than the Backpack would have held: "
-                       "take back a used Loki token first.")
+        raise Rejected(t("More Loki tokens have been used than the Backpack would have held: "
+                         "take back a used Loki token first."))
     roller = state["players"][_turn_seat(state, number - 1)]
-    short = roll_note(roll_fills(state)[number - 1])
-    state["events"].append(f"Roll {number} ({roller}) changed to {TAKE_LABELS[take]}"
-                           + (f", but {short}" if short else "")
-                           + f". Loki tokens in the Backpack: {loki_in_backpack(state)}.")
+    if take == "equipment":
+        state["events"].append(t("Roll {roll} ({name}) changed to 2 Equipment.", roll=number, name=roller))
+    elif take == "loki_equipment":
+        state["events"].append(t("Roll {roll} ({name}) changed to 1 Loki + 1 Equipment.",
+                                 roll=number, name=roller))
+    else:
+        state["events"].append(t("Roll {roll} ({name}) changed to 2 Loki.", roll=number, name=roller))
+    state["events"].extend(roll_notes(roll_fills(state)[number - 1]))
+    state["events"].append(t("Loki tokens in the Backpack: {count}.", count=loki_in_backpack(state)))
     if state["phase"] == PHASE_PACKING and full:
         _start_expedition(state)
 
 
-def _require_jonas_on(state: dict, card: int, kinds: tuple[str, ...], doing: str) -> str:
-    _require_phase(state, PHASE_EXPEDITION, doing)
+def _require_jonas_on(state: dict, card: int, kinds: tuple[str, ...], outside: str) -> str:
+    """The kind of card Jonas is on, refusing `card` if he is elsewhere or a card of another
+    kind (`outside`: the refusal outside Phase 3)."""
+    _require_phase(state, PHASE_EXPEDITION, outside)
     jonas = state["jonas"]
     kind = _path(state)[jonas]
-    require_step(card, jonas, f"card {card}", f"Jonas is on card {jonas}", past=card < jonas,
-                 done="is already behind Jonas")
+    if card != jonas:
+        _step(card, jonas, card < jonas,
+              t("That was for card {card}, which is already behind Jonas; Jonas is on card {jonas}.",
+                card=card, jonas=jonas),
+              t("That is for card {card}, which has not come yet; Jonas is on card {jonas}.",
+                card=card, jonas=jonas))
     if kind not in kinds:
         if kind == WANDERER:
-            raise Rejected("Jonas is at the Wanderer: take the crystal weapon or walk on.")
+            raise Rejected(t("Jonas is at the Wanderer: take the crystal weapon or walk on."))
         if kind == FINAL:
-            raise Rejected("Jonas is at the Final Battle: face the Queen of the Draconia.")
-        raise Rejected(f"{doing} is not for a {CARD_LABELS[kind]} card.")
+            raise Rejected(t("Jonas is at the Final Battle: face the Queen of the Draconia."))
+        if kind == FOREST:
+            raise Rejected(t("Jonas is on a Forest card: cover its Equipment to walk on."))
+        raise Rejected(t("Jonas is still on the Start card."))
     return kind
 
 
@@ -622,48 +684,49 @@ def _walk_on(state: dict) -> None:
     state["jonas"] += 1
     position = state["jonas"]
     kind = _path(state)[position]
+    cards = _final_position(state)
     if kind == FOREST:
-        state["events"].append(f"Turn over {_card_words(state, position)}, a Forest card, and "
-                               "move Jonas onto it.")
+        state["events"].append(t("Turn over card {card} of {cards}, a Forest card, and move Jonas "
+                                 "onto it.", card=position, cards=cards))
     elif kind == WANDERER:
-        state["events"].append(f"Turn over {_card_words(state, position)}: Jonas meets the "
-                               "Wanderer.")
+        state["events"].append(t("Turn over card {card} of {cards}: Jonas meets the Wanderer.",
+                                 card=position, cards=cards))
     else:
         if state["guess_variant"]:
-            state["events"].append("Jonas reaches the Queen of the Draconia. Before turning the "
-                                   "Final Battle card over, lay your guess above it.")
+            state["events"].append(t("Jonas reaches the Queen of the Draconia. Before turning the "
+                                     "Final Battle card over, lay your guess above it."))
         else:
-            state["events"].append("Jonas reaches the Queen of the Draconia: turn over the "
-                                   "Final Battle card.")
+            state["events"].append(t("Jonas reaches the Queen of the Draconia: turn over the "
+                                     "Final Battle card."))
 
 
 def _cross(state: dict, params: dict, seat: int) -> None:
-    _require_jonas_on(state, params["card"], (FOREST,), "Crossing a card")
-    state["events"].append(f"Card {state['jonas']} is covered: Jonas walks on.")
+    _require_jonas_on(state, params["card"], (FOREST,),
+                      t("Crossing a card is done in Phase 3, the expedition."))
+    state["events"].append(t("Card {card} is covered: Jonas walks on.", card=state["jonas"]))
     _walk_on(state)
 
 
 def _wanderer(state: dict, params: dict, seat: int) -> None:
-    _require_jonas_on(state, params["card"], (WANDERER,), "Meeting the Wanderer")
+    _require_jonas_on(state, params["card"], (WANDERER,),
+                      t("Meeting the Wanderer is done in Phase 3, the expedition."))
     if not params["take"]:
         if params["exchange"]:
-            raise Rejected("Walking on without the weapon gives nothing to the Wanderer.")
+            raise Rejected(t("Walking on without the weapon gives nothing to the Wanderer."))
         state["weapon"] = "declined"
-        state["events"].append("No crystal weapon this time: Jonas walks on.")
+        state["events"].append(t("No crystal weapon this time: Jonas walks on."))
         _walk_on(state)
         return
     exchange = params["exchange"]
     if not exchange:
-        raise Rejected("Which exchange does the Wanderer card show? Choose it to take the weapon.")
+        raise Rejected(t("Which exchange does the Wanderer card show? Choose it to take the weapon."))
     if exchange == "equipment_loki" and loki_in_backpack(state) < 1:
-        raise Rejected("The Wanderer wants a Loki token and none is left in the Backpack: "
-                       "Jonas must walk on without the weapon.")
+        raise Rejected(t("The Wanderer wants a Loki token and none is left in the Backpack: "
+                         "Jonas must walk on without the weapon."))
     state["weapon"] = "taken"
     state["exchange"] = exchange
     state["wanderer_tokens"] = WANDERER_TOKENS
-    state["events"].append(f"Crystal weapon taken for {EXCHANGES[exchange]}: those go back to "
-                           "the Reserve. Put the 2 Wanderer tokens on the card; each replaces "
-                           "any Equipment once.")
+    state["events"].append(EXCHANGE_TAKEN[exchange])
     _walk_on(state)
 
 
@@ -673,114 +736,125 @@ def loki_explained(power: int | None) -> list[str]:
         return [LOKI_POWERS[1], LOKI_BACK]
     if power == 2:
         return [LOKI_POWERS[2], LOKI_ONLY_LOKI, LOKI_BACK]
-    return ["Turn it over: it shows one of 2 powers.", LOKI_POWERS[1], LOKI_POWERS[2],
-            LOKI_ONLY_LOKI.replace("Then", "Then, with Power 2,"), LOKI_BACK]
+    return [LOKI_TURN_OVER, LOKI_POWERS[1], LOKI_POWERS[2], LOKI_ONLY_LOKI_POWER_2, LOKI_BACK]
 
 
 def loki_said(power: int | None) -> str:
     """What a Loki token did, short, for the log."""
-    if power in LOKI_POWER_SHORT:
-        said = LOKI_POWER_SHORT[power]
-    else:
-        said = f"{LOKI_POWER_SHORT[1]}, or {LOKI_POWER_SHORT[2]}"
-    return said if power == 1 else f"{said} ({LOKI_ONLY_LOKI_SHORT})"
+    return LOKI_SAID.get(power, LOKI_SAID[None])
 
 
 def _use_loki(state: dict, params: dict, seat: int) -> None:
-    _require_phase(state, PHASE_EXPEDITION, "Using a Loki token")
+    _require_phase(state, PHASE_EXPEDITION, t("Using a Loki token is done in Phase 3, the expedition."))
     if loki_in_backpack(state) < 1:
-        raise Rejected("No Loki token is left in the Backpack.")
+        raise Rejected(t("No Loki token is left in the Backpack."))
     power = params["power"]
     state["loki_used"] += 1
     state["loki_used_on"].append(state["jonas"])
     state["loki_powers"].append(power)
     left = loki_in_backpack(state)
-    shown = f", {LOKI_POWERS[power].split(':')[0]}" if power else ""
-    state["events"].append(f"Loki token used on card {state['jonas']}{shown}. "
-                           + " ".join(loki_explained(power))
-                           + f" {plural(left, 'Loki token')} left in the Backpack.")
+    if power:
+        state["events"].append(t("Loki token used on card {card}, Power {power}.",
+                                 card=state["jonas"], power=power))
+    else:
+        state["events"].append(t("Loki token used on card {card}.", card=state["jonas"]))
+    state["events"].extend(loki_explained(power))
+    state["events"].append(tn("{count} Loki token left in the Backpack.",
+                              "{count} Loki tokens left in the Backpack.", left))
 
 
 def _return_loki(state: dict, params: dict, seat: int) -> None:
-    _require_phase(state, PHASE_EXPEDITION, "Taking back a Loki token")
+    _require_phase(state, PHASE_EXPEDITION,
+                   t("Taking back a Loki token is done in Phase 3, the expedition."))
     if not state["loki_used"]:
-        raise Rejected("No Loki token has been used.")
+        raise Rejected(t("No Loki token has been used."))
     state["loki_used"] -= 1
     state["loki_used_on"].pop()
     state["loki_powers"].pop()
-    state["events"].append(f"A Loki token is back in the Backpack: {loki_in_backpack(state)} there.")
+    state["events"].append(t("A Loki token is back in the Backpack: {count} there.",
+                             count=loki_in_backpack(state)))
 
 
 def _use_token(state: dict, params: dict, seat: int) -> None:
-    _require_phase(state, PHASE_EXPEDITION, "Using a Wanderer token")
+    _require_phase(state, PHASE_EXPEDITION,
+                   t("Using a Wanderer token is done in Phase 3, the expedition."))
     if state["weapon"] != "taken":
-        raise Rejected("Wanderer tokens come with the crystal weapon, which was not taken.")
+        raise Rejected(t("Wanderer tokens come with the crystal weapon, which was not taken."))
     if state["wanderer_tokens"] < 1:
-        raise Rejected("Both Wanderer tokens are used: each one can only be used once.")
+        raise Rejected(t("Both Wanderer tokens are used: each one can only be used once."))
     state["wanderer_tokens"] -= 1
     state["tokens_used_on"].append(state["jonas"])
-    state["events"].append(f"Wanderer token used on card {state['jonas']} in place of an "
-                           f"Equipment. {plural(state['wanderer_tokens'], 'Wanderer token')} left.")
+    state["events"].append(tn("Wanderer token used on card {card} in place of an Equipment. "
+                              "{count} Wanderer token left.",
+                              "Wanderer token used on card {card} in place of an Equipment. "
+                              "{count} Wanderer tokens left.", state["wanderer_tokens"],
+                              card=state["jonas"]))
 
 
 def _return_token(state: dict, params: dict, seat: int) -> None:
-    _require_phase(state, PHASE_EXPEDITION, "Taking back a Wanderer token")
+    _require_phase(state, PHASE_EXPEDITION,
+                   t("Taking back a Wanderer token is done in Phase 3, the expedition."))
     if not state["tokens_used_on"]:
-        raise Rejected("No Wanderer token has been used.")
+        raise Rejected(t("No Wanderer token has been used."))
     state["tokens_used_on"].pop()
     state["wanderer_tokens"] += 1
-    state["events"].append(f"A Wanderer token is back: {state['wanderer_tokens']} left.")
+    state["events"].append(t("A Wanderer token is back: {count} left.", count=state["wanderer_tokens"]))
 
 
 def _lay_guess(state: dict, params: dict, seat: int) -> None:
-    _require_phase(state, PHASE_EXPEDITION, "Laying the guess")
+    _require_phase(state, PHASE_EXPEDITION, t("Laying the guess is done in Phase 3, the expedition."))
     if not state["guess_variant"]:
-        raise Rejected("The Final Battle guess is not played at this table.")
+        raise Rejected(t("The Final Battle guess is not played at this table."))
     if _path(state)[state["jonas"]] != FINAL:
-        raise Rejected(f"The guess is laid at the Final Battle card, card {_final_position(state)}; "
-                       f"Jonas is on card {state['jonas']}.")
+        raise Rejected(t("The guess is laid at the Final Battle card, card {final}; Jonas is on "
+                         "card {card}.", final=_final_position(state), card=state["jonas"]))
     if state["guess_laid"]:
-        raise Rejected("The guess is already laid: turn the Final Battle card over.")
+        raise Rejected(t("The guess is already laid: turn the Final Battle card over."))
     state["guess_laid"] = True
-    state["events"].append("The guess is laid. Turn the Final Battle card over: does it match "
-                           "exactly?")
+    state["events"].append(t("The guess is laid. Turn the Final Battle card over: does it match "
+                             "exactly?"))
 
 
-def _require_final(state: dict, doing: str) -> None:
-    _require_phase(state, PHASE_EXPEDITION, doing)
+def _require_final(state: dict, outside: str) -> None:
+    _require_phase(state, PHASE_EXPEDITION, outside)
     if _path(state)[state["jonas"]] != FINAL:
-        raise Rejected(f"Jonas is on card {state['jonas']}; the Queen waits on the Final Battle "
-                       f"card, card {_final_position(state)}.")
+        raise Rejected(t("Jonas is on card {card}; the Queen waits on the Final Battle card, card "
+                         "{final}.", card=state["jonas"], final=_final_position(state)))
     if state["guess_variant"] and not state["guess_laid"]:
-        raise Rejected("Lay your guess above the Final Battle card first.")
+        raise Rejected(t("Lay your guess above the Final Battle card first."))
 
 
 def _beat_queen(state: dict, params: dict, seat: int) -> None:
-    _require_final(state, "Beating the Queen")
+    _require_final(state, t("Beating the Queen is done in Phase 3, the expedition."))
     state["phase"] = PHASE_OVER
     state["result"] = "won"
     state["ended_at_card"] = state["jonas"]
-    how = "Your guess matched the card exactly" if state["guess_variant"] else "Every Equipment is covered"
-    state["events"].append(f"{how}: the Queen of the Draconia is defeated. "
-                           f"You won at {level_label(state['level'])}!")
+    level = level_label(state["level"])
+    if state["guess_variant"]:
+        state["events"].append(t("Your guess matched the card exactly: the Queen of the Draconia is "
+                                 "defeated. You won at {level}!", level=level))
+    else:
+        state["events"].append(t("Every Equipment is covered: the Queen of the Draconia is "
+                                 "defeated. You won at {level}!", level=level))
 
 
 def _fail(state: dict, params: dict, seat: int) -> None:
-    kind = _require_jonas_on(state, params["card"], (FOREST, FINAL), "Giving up on a card")
+    kind = _require_jonas_on(state, params["card"], (FOREST, FINAL),
+                             t("Giving up on a card is done in Phase 3, the expedition."))
     if kind == FINAL:
-        _require_final(state, "Facing the Queen")
+        _require_final(state, t("Facing the Queen is done in Phase 3, the expedition."))
     state["phase"] = PHASE_OVER
     state["result"] = "lost"
     state["ended_at_card"] = state["jonas"]
     if kind == FINAL and state["guess_variant"]:
-        state["events"].append("The guess did not match the Final Battle card: the Queen wins "
-                               "this time.")
+        state["events"].append(t("The guess did not match the Final Battle card: the Queen wins "
+                                 "this time."))
     elif kind == FINAL:
-        state["events"].append("The Backpack could not cover the Final Battle card: the Queen "
-                               "wins this time.")
+        state["events"].append(t("The Backpack could not cover the Final Battle card: the Queen "
+                                 "wins this time."))
     else:
-        state["events"].append(f"The Backpack could not cover card {state['jonas']}: the "
-                               "expedition ends here.")
+        state["events"].append(t("The Backpack could not cover card {card}: the expedition ends "
+                                 "here.", card=state["jonas"]))
 
 
 _HANDLERS = {
@@ -824,18 +898,19 @@ def record(results) -> dict:
     levels = [{"level": level, "label": level_label(level), **counts[level],
                "played": counts[level]["won"] + counts[level]["lost"]} for level in LEVEL_ORDER]
     if last is None:
-        suggestion, reason = LEVEL_ORDER[0], "Start with Standard."
+        suggestion, reason = LEVEL_ORDER[0], t("Start with Standard.")
     elif last[1] == "won":
         index = LEVEL_ORDER.index(last[0])
         if index + 1 < len(LEVEL_ORDER):
             suggestion = LEVEL_ORDER[index + 1]
-            reason = f"You won {level_label(last[0])}: try {level_label(suggestion)} next!"
+            reason = t("You won {level}: try {next} next!", level=level_label(last[0]),
+                       next=level_label(suggestion))
         else:
             suggestion = last[0]
-            reason = "You beat the hardest level! Play it again, or add the Final Battle guess."
+            reason = t("You beat the hardest level! Play it again, or add the Final Battle guess.")
     else:
         suggestion = last[0]
-        reason = f"Try {level_label(last[0])} again: you will remember more this time."
+        reason = t("Try {level} again: you will remember more this time.", level=level_label(last[0]))
     return {
         "levels": levels,
         "games": sum(row["played"] for row in levels),
@@ -857,7 +932,7 @@ def next_level(level: str) -> str | None:
 
 
 TIMER_STEP = "card"
-TIMER_SETUP_LABEL = "Memorize countdown for each card"
+TIMER_SETUP_LABEL = t("Memorize countdown for each card")
 TIMER_PRESETS = (10, 15, 20, 30)
 
 
@@ -866,7 +941,7 @@ def timer_cue(state: dict):
     if state["phase"] != PHASE_SCOUTING:
         return None
     card = state["scouted"] + 1
-    return f"scout:{card}", f"Memorize card {card} of {_final_position(state)}"
+    return f"scout:{card}", t("Memorize card {card} of {cards}", card=card, cards=_final_position(state))
 
 
 def step_values(state: dict) -> dict:
@@ -916,7 +991,7 @@ def view(state: dict, seat: int | None) -> dict:
     rolls = [{"number": index + 1, "seat": _turn_seat(state, index),
               "name": players[_turn_seat(state, index)], "took": take, "label": TAKE_LABELS[take],
               "icons": TAKE_ICONS[take], "loki": fill["loki"], "equipment": fill["equipment"],
-              "note": roll_note(fill)}
+              "notes": roll_notes(fill)}
              for index, (take, fill) in enumerate(zip(state["rolls"], roll_fills(state)))]
     level = state["level"]
     following = next_level(level)
@@ -977,7 +1052,7 @@ def view(state: dict, seat: int | None) -> dict:
         "exchange": state["exchange"],
         "exchange_label": EXCHANGES.get(state["exchange"]),
         # An exchange giving a Loki token needs one in the Backpack.
-        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key],
+        "exchanges": [{"key": key, "label": label, "short": EXCHANGE_SHORT[key], "give": EXCHANGE_GIVE[key],
                        "possible": key != "equipment_loki" or loki_in_backpack(state) >= 1}
                       for key, label in EXCHANGES.items()],
         "wanderer_tokens": state["wanderer_tokens"],
@@ -1002,51 +1077,72 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     who = player_name(players, seat)
     if action == "tick":
         step = as_int(params.get("step")) + 1
-        return f"{who} {'ticked' if params.get('done', True) else 'unticked'} setup step {step}"
+        if params.get("done", True):
+            return t("{who} ticked setup step {step}", who=who, step=step)
+        return t("{who} unticked setup step {step}", who=who, step=step)
     if action == "change_setup":
         changed = []
         if params.get("level") in LEVELS:
-            changed.append(f"the level to {level_label(params['level'])}")
+            changed.append(t("{who} set the level to {level}", who=who,
+                             level=level_label(params["level"])))
         if params.get("first_player") not in (None, ""):
-            changed.append(f"the first player to {player_name(players, as_int(params.get('first_player'), -1))}")
+            changed.append(t("{who} set the first player to {name}", who=who,
+                             name=player_name(players, as_int(params.get("first_player"), -1))))
         if params.get("guess_variant") is not None:
-            changed.append("the Final Battle guess " + ("on" if params.get("guess_variant") else "off"))
+            changed.append(t("{who} turned the Final Battle guess on", who=who)
+                           if params.get("guess_variant") else
+                           t("{who} turned the Final Battle guess off", who=who))
         if params.get("backpack_size") is not None:
-            changed.append(f"the Backpack to {as_int(params.get('backpack_size'))} spaces")
-        return f"{who} set " + (" and ".join(changed) if changed else "the setup")
+            changed.append(tn("{who} set the Backpack to {count} space",
+                              "{who} set the Backpack to {count} spaces",
+                              as_int(params.get("backpack_size")), who=who))
+        # The table's buttons change one thing at a time; a client changing more is told shortly.
+        return changed[0] if len(changed) == 1 else t("{who} changed the setup", who=who)
     if action == "start_scouting":
-        return f"{who} started scouting the Path"
+        return t("{who} started scouting the Path", who=who)
     if action == "done_looking":
-        return f"{who} turned card {as_int(params.get('card'))} back face-down"
+        return t("{who} turned card {card} back face-down", who=who, card=as_int(params.get("card")))
     if action == "pack":
-        return f"{who} logged a roll: {TAKE_LABELS.get(params.get('took'), 'something')}"
+        took = TAKE_LABELS.get(params.get("took"))
+        return (t("{who} logged a roll: {took}", who=who, took=took) if took
+                else t("{who} logged a roll", who=who))
     if action == "change_roll":
-        return (f"{who} changed roll {as_int(params.get('roll'))} to "
-                f"{TAKE_LABELS.get(params.get('took'), 'something')}")
+        took, roll = TAKE_LABELS.get(params.get("took")), as_int(params.get("roll"))
+        return (t("{who} changed roll {roll} to {took}", who=who, roll=roll, took=took) if took
+                else t("{who} changed roll {roll}", who=who, roll=roll))
     if action == "cross":
-        return f"{who} covered card {as_int(params.get('card'))}"
+        return t("{who} covered card {card}", who=who, card=as_int(params.get("card")))
     if action == "wanderer":
         if params.get("take"):
-            return f"{who} took the crystal weapon for {EXCHANGES.get(params.get('exchange'), 'an exchange')}"
-        return f"{who} walked past the Wanderer"
+            exchange = params.get("exchange")
+            if exchange == "two_same":
+                return t("{who} took the crystal weapon for two identical Equipment", who=who)
+            if exchange == "equipment_loki":
+                return t("{who} took the crystal weapon for an Equipment and a Loki token", who=who)
+            if exchange == "three_different":
+                return t("{who} took the crystal weapon for three different Equipment", who=who)
+            if exchange == "any_four":
+                return t("{who} took the crystal weapon for any four Equipment", who=who)
+            return t("{who} took the crystal weapon for an exchange", who=who)
+        return t("{who} walked past the Wanderer", who=who)
     if action == "use_loki":
         power = params.get("power")
         power = as_int(power) if str(power).strip() in ("1", "2") else None
-        return f"{who} used a Loki token: {loki_said(power)}"
+        return t("{who} used a Loki token: {said}", who=who, said=loki_said(power))
     if action == "return_loki":
-        return f"{who} took back a Loki token"
+        return t("{who} took back a Loki token", who=who)
     if action == "use_token":
-        return f"{who} used a Wanderer token"
+        return t("{who} used a Wanderer token", who=who)
     if action == "return_token":
-        return f"{who} took back a Wanderer token"
+        return t("{who} took back a Wanderer token", who=who)
     if action == "lay_guess":
-        return f"{who} laid the Final Battle guess"
+        return t("{who} laid the Final Battle guess", who=who)
     if action == "beat_queen":
-        return f"{who}: the Queen is beaten"
+        return t("{who}: the Queen is beaten", who=who)
     if action == "fail":
-        return f"{who}: card {as_int(params.get('card'))} could not be covered"
+        return t("{who}: card {card} could not be covered", who=who, card=as_int(params.get("card")))
     spec = ACTIONS.get(action)
-    return f"{who}: {spec.label if spec else action}"
+    return t("{who}: {action}", who=who, action=spec.label if spec else action)
 
 
 def outcome(state: dict) -> dict | None:
@@ -1062,7 +1158,7 @@ def outcome(state: dict) -> dict | None:
                     for seat, name in enumerate(state["players"])],
         "rounds": 1,
         "score_by_round": None,
-        "summary": (f"Jonas beat the Queen of the Draconia at {level_label(state['level'])}." if won
-                    else f"The expedition stopped at card {state['ended_at_card']}, "
-                         f"{level_label(state['level'])}."),
+        "summary": (t("Jonas beat the Queen of the Draconia at {level}.", level=level_label(state["level"]))
+                    if won else t("The expedition stopped at card {card}, {level}.",
+                                  card=state["ended_at_card"], level=level_label(state["level"]))),
     }

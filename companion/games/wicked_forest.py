@@ -15,7 +15,7 @@ import random
 
 from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
                    require_step, settle_seat)
-from .words import as_int, join_names, player_name, plural
+from .words import as_int, join_names, player_name, t, tc, tn
 
 ID = "wicked-forest"
 NAME = "The Wicked Forest"
@@ -44,11 +44,36 @@ COLORS = ("red", "green", "blue", "yellow")
 ITEMS = ("card", "cultivation", "exchange", "expansion")
 COLORED_TILES = ("cultivation", "exchange")
 ITEM_NAMES = {
-    "card": "Magic Crystal Card",
-    "cultivation": "Cultivation tile",
-    "exchange": "Exchange tile",
-    "expansion": "Expansion tile",
+    "card": t("Magic Crystal Card"),
+    "cultivation": t("Cultivation tile"),
+    "exchange": t("Exchange tile"),
+    "expansion": t("Expansion tile"),
 }
+# A color as a player reads it; in French and Spanish said of a tile or card (feminine nouns).
+COLOR_NAMES = {
+    "red": tc("color of a tile or card", "red"),
+    "green": tc("color of a tile or card", "green"),
+    "blue": tc("color of a tile or card", "blue"),
+    "yellow": tc("color of a tile or card", "yellow"),
+}
+
+
+def _item_phrase(item, color) -> str:
+    """What a log line says was crystallized, with its article: 'a blue Exchange tile'.
+    One message per kind (and with or without a color): articles and agreement differ."""
+    shade = COLOR_NAMES.get(color) if item != "expansion" else None
+    if item == "card":
+        return (t("a {color} Magic Crystal Card", color=shade) if shade
+                else t("a Magic Crystal Card"))
+    if item == "cultivation":
+        return (t("a {color} Cultivation tile", color=shade) if shade
+                else t("a Cultivation tile"))
+    if item == "exchange":
+        return (t("a {color} Exchange tile", color=shade) if shade
+                else t("an Exchange tile"))
+    if item == "expansion":
+        return t("an Expansion tile")
+    return t("an item")
 
 PHASE_PREPARE = "prepare"  # rounds 2+: Cultivation gains, then storing
 PHASE_REVEAL = "reveal"
@@ -58,74 +83,74 @@ PHASE_TALLY = "tally"  # the final round's returners crystallize, then the playe
 PHASE_OVER = "over"
 
 OPTIONS = (
-    Param("first_leader", "text", label="First leader", default="random"),
-    Param("inventory", "bool", label="Inventory mode", default=False),
+    Param("first_leader", "text", label=t("First leader"), default="random"),
+    Param("inventory", "bool", label=t("Inventory mode"), default=False),
 )
 
-_PLAYER = Param("player", "seat", label="Player")
-_FLOWERS = Param("flowers", "int", label="Flowers", min=0, max=4)
-_WITCH = Param("witch", "bool", label="Witch", default=False)
+_PLAYER = Param("player", "seat", label=t("Player"))
+_FLOWERS = Param("flowers", "int", label=t("Flowers"), min=0, max=4)
+_WITCH = Param("witch", "bool", label=t("Witch"), default=False)
 
 ACTIONS: dict[str, ActionSpec] = {
-    "reveal": ActionSpec("reveal", (Param("card", "int", label="Forest card", min=1,
+    "reveal": ActionSpec("reveal", (Param("card", "int", label=t("Forest card"), min=1,
                                           max=FOREST_SIZE), _FLOWERS, _WITCH),
-                         label="Reveal a card", step="card"),
+                         label=t("Reveal a card"), step="card"),
     "choose": ActionSpec(
         "choose",
-        (Param("choice", "choice", label="Choice", choices=("stay", "return")),
-         Param("decision", "int", label="Card", min=0, max=FOREST_SIZE)),
-        secret=True, label="Stay or Return"),
+        (Param("choice", "choice", label=t("Choice"), choices=("stay", "return")),
+         Param("decision", "int", label=t("Card"), min=0, max=FOREST_SIZE)),
+        secret=True, label=t("Stay or Return")),
     "crystallize": ActionSpec(
         "crystallize",
         (_PLAYER,
-         Param("magic", "int", label="Magic", min=0, max=20),
-         Param("item", "choice", label="Item", choices=ITEMS),
-         Param("color", "choice", label="Color", choices=COLORS + ("none",), default="none"),
-         Param("spent", "int", label="Flowers spent", min=0, max=20, default=0),
+         Param("magic", "int", label=t("Magic"), min=0, max=20),
+         Param("item", "choice", label=t("Item"), choices=ITEMS),
+         Param("color", "choice", label=t("Color"), choices=COLORS + ("none",), default="none"),
+         Param("spent", "int", label=t("Flowers spent"), min=0, max=20, default=0),
          # The player pays from the Bag or the Storehouse as they like: how many from the latter.
-         Param("from_storehouse", "int", label="Flowers from the Storehouse", min=0, max=20,
+         Param("from_storehouse", "int", label=t("Flowers from the Storehouse"), min=0, max=20,
                default=0)),
-        label="Log Crystallization"),
+        label=t("Log Crystallization")),
     "done_crystallizing": ActionSpec("done_crystallizing", (_PLAYER,),
-                                     label="Done crystallizing"),
-    "store": ActionSpec("store", (_PLAYER,), label="Store a Flower"),
-    "done_preparing": ActionSpec("done_preparing", (_PLAYER,), label="Done preparing"),
+                                     label=t("Done crystallizing")),
+    "store": ActionSpec("store", (_PLAYER,), label=t("Store a Flower")),
+    "done_preparing": ActionSpec("done_preparing", (_PLAYER,), label=t("Done preparing")),
     "start_exploration": ActionSpec(
         "start_exploration",
-        (Param("round", "int", label="Round whose Exploration starts", min=2, max=999),),
-        label="Start Exploration", step="round"),
+        (Param("round", "int", label=t("Round whose Exploration starts"), min=2, max=999),),
+        label=t("Start Exploration"), step="round"),
     "set_inventory": ActionSpec(
         "set_inventory",
         (_PLAYER,
-         Param("bag", "int", label="Bag", min=0, max=EXPANDED_BAG_CAPACITY),
-         Param("storehouse", "int", label="Storehouse", min=0, max=99)),
-        label="Correct Bag and Storehouse"),
-    "next_round": ActionSpec("next_round", (Param("round", "int", label="Round it starts", min=2,
+         Param("bag", "int", label=t("Bag"), min=0, max=EXPANDED_BAG_CAPACITY),
+         Param("storehouse", "int", label=t("Storehouse"), min=0, max=99)),
+        label=t("Correct Bag and Storehouse")),
+    "next_round": ActionSpec("next_round", (Param("round", "int", label=t("Round it starts"), min=2,
                                                   max=999),),
-                             label="Start the next round", step="round"),
-    "correct_card": ActionSpec("correct_card", (_FLOWERS, _WITCH), label="Correct the last card"),
+                             label=t("Start the next round"), step="round"),
+    "correct_card": ActionSpec("correct_card", (_FLOWERS, _WITCH), label=t("Correct the last card")),
     "set_draw_pile": ActionSpec(
         "set_draw_pile",
-        (Param("count", "int", label="Cards in the draw pile", min=0, max=PILE_CARDS),),
-        label="Correct the draw pile"),
+        (Param("count", "int", label=t("Cards in the draw pile"), min=0, max=PILE_CARDS),),
+        label=t("Correct the draw pile")),
     "set_run_outs": ActionSpec(
         "set_run_outs",
-        (Param("count", "int", label="Run-outs", min=0, max=RUN_OUTS_FOR_FINAL_ROUND),),
-        label="Correct the run-out count"),
+        (Param("count", "int", label=t("Run-outs"), min=0, max=RUN_OUTS_FOR_FINAL_ROUND),),
+        label=t("Correct the run-out count")),
     "set_forest_magic": ActionSpec(
         "set_forest_magic",
-        (_PLAYER, Param("count", "int", label="Forest Magic Tiles", min=0, max=MAX_FOREST_TILES)),
-        label="Correct Forest Magic Tiles"),
+        (_PLAYER, Param("count", "int", label=t("Forest Magic Tiles"), min=0, max=MAX_FOREST_TILES)),
+        label=t("Correct Forest Magic Tiles")),
     "set_magic": ActionSpec(
         "set_magic",
-        (_PLAYER, Param("magic", "int", label="Magic", min=0, max=200)),
-        label="Correct Magic"),
+        (_PLAYER, Param("magic", "int", label=t("Magic"), min=0, max=200)),
+        label=t("Correct Magic")),
     "set_final_flowers": ActionSpec(
         "set_final_flowers",
-        (_PLAYER, Param("count", "int", label="Flowers left", min=0, max=99)),
-        label="Flowers left on the board"),
-    "finish": ActionSpec("finish", (), label="End the game now"),
-    "confirm_tally": ActionSpec("confirm_tally", (), label="Confirm the final tally"),
+        (_PLAYER, Param("count", "int", label=t("Flowers left"), min=0, max=99)),
+        label=t("Flowers left on the board")),
+    "finish": ActionSpec("finish", (), label=t("End the game now")),
+    "confirm_tally": ActionSpec("confirm_tally", (), label=t("Confirm the final tally")),
 }
 
 # Once the final Exploration is over, only the tally moves: the returners' Crystallization,
@@ -156,8 +181,10 @@ def _seat_count(state: dict) -> int:
 
 def card_text(flowers, witch) -> str:
     """Describe a card as '3 Flowers, Witch' or '1 Flower'."""
-    text = plural(as_int(flowers), "Flower")
-    return text + ", Witch" if witch else text
+    count = as_int(flowers)
+    if witch:
+        return tn("{count} Flower, Witch", "{count} Flowers, Witch", count)
+    return tn("{count} Flower", "{count} Flowers", count)
 
 
 def flowers_on_display(state: dict) -> int:
@@ -229,12 +256,12 @@ def flowers_left(state: dict, seat: int) -> int:
 
 def _require_seat(state: dict, seat) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _seat_count(state):
-        raise Rejected("That seat is not at this table.")
+        raise Rejected(t("That seat is not at this table."))
 
 
 def _require_inventory(state: dict) -> None:
     if not state["inventory"]:
-        raise Rejected("Inventory mode is off at this table: keep Flowers on the real board.")
+        raise Rejected(t("Inventory mode is off at this table: keep Flowers on the real board."))
 
 
 # ----------------------------------------------------------------- options and setup
@@ -244,7 +271,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup options and settle a random first leader to a seat."""
     check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     values = parse_params(OPTIONS, raw, len(players))
-    first_leader = settle_seat(values["first_leader"], players, rng, "First leader")
+    first_leader = settle_seat(values["first_leader"], players, rng, t("First leader"))
     return {"first_leader": first_leader, "inventory": bool(values["inventory"])}
 
 
@@ -253,7 +280,7 @@ def setup(players: list[str], options: dict) -> dict:
     check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     leader = options.get("first_leader")
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < len(players):
-        raise Rejected("The first leader must be one of the seats.")
+        raise Rejected(t("The first leader must be one of the seats."))
     seat_count = len(players)
     return {
         "rules_version": RULES_VERSION,
@@ -280,7 +307,8 @@ def setup(players: list[str], options: dict) -> dict:
         "prepared": [],  # seats done with the Preparation Phase this round
         "ended_early": False,  # the players stopped before the final round was played
         "round_scores": [],  # each seat's score at the end of each finished round
-        "events": [f"Round 1: {players[leader]} leads. Everyone is in the forest."],
+        "events": [t("Round {round}: {leader} leads. Everyone is in the forest.", round=1,
+                     leader=players[leader])],
     }
 
 
@@ -288,28 +316,30 @@ def tiles_to_box(n_players: int) -> str:
     """Say which Ability Crystal Tiles go back in the box for this many players."""
     check_player_count(n_players, NAME, MIN_PLAYERS, MAX_PLAYERS)
     unused = list(range(n_players + 1, TILE_NUMBERS + 1))
-    stacks = f"each of the {TILE_STACKS} Ability Crystal Tile stacks"
     if not unused:
-        return (f"With {n_players} players every Ability Crystal Tile is used: "
-                "none go back in the box.")
-    label = "tile" if len(unused) == 1 else "tiles"
+        return t("With {players} players every Ability Crystal Tile is used: none go back in the box.",
+                 players=n_players)
     numbers = join_names([str(number) for number in unused])
-    return (f"Put {label} {numbers} of {stacks} back in the box "
-            f"({len(unused) * TILE_STACKS} tiles).")
+    return tn("Put tile {numbers} of each of the {stacks} Ability Crystal Tile stacks back in the box "
+              "({tiles} tiles).",
+              "Put tiles {numbers} of each of the {stacks} Ability Crystal Tile stacks back in the box "
+              "({tiles} tiles).",
+              len(unused), numbers=numbers, stacks=TILE_STACKS, tiles=len(unused) * TILE_STACKS)
 
 
 def setup_notes(n_players: int) -> list[str]:
     """List the setup steps for this many players, with the tiles that go back in the box."""
     tiles_line = tiles_to_box(n_players)
     return [
-        f"Shuffle the {DECK_SIZE} Exploration Cards face down as the draw pile.",
-        f"Lay {FOREST_SIZE} cards face down as the forest; {PILE_CARDS} stay in the draw pile.",
-        "Put the Flower tokens and the Forest Magic Tiles nearby as the Supply.",
+        t("Shuffle the {cards} Exploration Cards face down as the draw pile.", cards=DECK_SIZE),
+        t("Lay {forest} cards face down as the forest; {pile} stay in the draw pile.",
+          forest=FOREST_SIZE, pile=PILE_CARDS),
+        t("Put the Flower tokens and the Forest Magic Tiles nearby as the Supply."),
         tiles_line,
-        "Stack each kind of Ability Crystal Tile face up by color, tile 1 on top.",
-        "Sort the Magic Crystal Cards by color, each stack with the smallest Magic on top.",
-        "Each player takes a Villager pawn, the Player board of its color and a Summary Card.",
-        "Give the Leader marker to the first leader.",
+        t("Stack each kind of Ability Crystal Tile face up by color, tile 1 on top."),
+        t("Sort the Magic Crystal Cards by color, each stack with the smallest Magic on top."),
+        t("Each player takes a Villager pawn, the Player board of its color and a Summary Card."),
+        t("Give the Leader marker to the first leader."),
     ]
 
 
@@ -322,10 +352,10 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
                              _seat_count(state))
     _require_seat(state, seat)
     if state["phase"] == PHASE_OVER:
-        raise Rejected("The game is over: undo the last move to change the tally.")
+        raise Rejected(t("The game is over: undo the last move to change the tally."))
     if state["phase"] == PHASE_TALLY and action not in _TALLY_ACTIONS:
-        raise Rejected("The final round's Exploration is over: finish Crystallization, "
-                       "then confirm the final tally.")
+        raise Rejected(t("The final round's Exploration is over: finish Crystallization, "
+                         "then confirm the final tally."))
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
     new_state["events"] = []
@@ -343,28 +373,31 @@ def step_values(state: dict) -> dict:
 def _now_text(state: dict) -> str:
     """Where the table is, for a refusal of an action meant for a step already gone by."""
     if state["phase"] == PHASE_PREPARE:
-        return f"it is now round {state['round']}'s Preparation Phase"
+        return t("it is now round {round}'s Preparation Phase", round=state["round"])
     if state["phase"] == PHASE_REVEAL:
-        return f"it is now round {state['round']}, card {len(state['cards']) + 1} to reveal"
+        return t("it is now round {round}, card {card} to reveal", round=state["round"],
+                 card=len(state["cards"]) + 1)
     if state["phase"] == PHASE_CHOOSE:
-        return (f"it is now round {state['round']}, card {state['decision']} waiting for "
-                "Stay or Return")
-    return f"round {state['round']}'s exploration is over: start the next round"
+        return t("it is now round {round}, card {card} waiting for Stay or Return",
+                 round=state["round"], card=state["decision"])
+    return t("round {round}'s exploration is over: start the next round", round=state["round"])
 
 
 def _reveal(state: dict, params: dict, seat: int) -> None:
     """Turn a forest card face up, then eliminate, return everyone, or ask for picks."""
     named, number = params["card"], len(state["cards"]) + 1
     if named < number:
-        require_step(named, None, f"card {named}", _now_text(state), done="is already revealed")
+        require_step(named, None, t("card {card}", card=named), _now_text(state),
+                     done=t("is already revealed"))
     if state["phase"] == PHASE_CHOOSE:
-        raise Rejected("Everyone in the forest must choose Stay or Return before the next card.")
+        raise Rejected(t("Everyone in the forest must choose Stay or Return before the next card."))
     if state["phase"] == PHASE_END:
-        raise Rejected("Exploration is over for this round: start the next round first.")
+        raise Rejected(t("Exploration is over for this round: start the next round first."))
     if state["phase"] == PHASE_PREPARE:
-        raise Rejected(f"Round {state['round']} is still in its Preparation Phase: "
-                       f"{state['players'][state['leader']]} starts Exploration first.")
-    require_step(named, number, f"card {named}", _now_text(state), past=False)
+        raise Rejected(t("Round {round} is still in its Preparation Phase: {leader} starts "
+                         "Exploration first.", round=state["round"],
+                         leader=state["players"][state["leader"]]))
+    require_step(named, number, t("card {card}", card=named), _now_text(state), past=False)
     state["cards"].append({"flowers": params["flowers"], "witch": params["witch"]})
     number = len(state["cards"])
     if witches_revealed(state) >= WITCHES_TO_ELIMINATE:
@@ -375,8 +408,8 @@ def _reveal(state: dict, params: dict, seat: int) -> None:
         state["phase"] = PHASE_CHOOSE
         state["decision"] = number
         state["picks"] = [None] * _seat_count(state)
-        state["events"].append(f"Card {number}: {join_names(_names(state, state['in_forest']))}, "
-                               "choose Stay or Return.")
+        state["events"].append(t("Card {card}: {names}, choose Stay or Return.", card=number,
+                                 names=join_names(_names(state, state["in_forest"]))))
 
 
 def _second_witch(state: dict) -> None:
@@ -385,18 +418,19 @@ def _second_witch(state: dict) -> None:
     state["eliminated"] = sorted(state["eliminated"] + caught)
     state["in_forest"] = []
     state["picks"] = [None] * _seat_count(state)
-    verbs = "is eliminated and gains" if len(caught) == 1 else "are eliminated and gain"
-    state["events"].append(f"Second Witch! {join_names(_names(state, caught))} {verbs} nothing "
-                           "this round.")
+    state["events"].append(tn("Second Witch! {names} is eliminated and gains nothing this round.",
+                              "Second Witch! {names} are eliminated and gain nothing this round.",
+                              len(caught), names=join_names(_names(state, caught))))
     _end_exploration(state)
 
 
 def _last_card_revealed(state: dict) -> None:
     """Bring everyone left home safely together, each with a Forest Magic Tile."""
     returners = sorted(state["in_forest"])
-    verb = "returns" if len(returners) == 1 else "return"
-    state["events"].append(f"All {FOREST_SIZE} forest cards are revealed: "
-                           f"{join_names(_names(state, returners))} {verb} safely.")
+    state["events"].append(tn("All {forest} forest cards are revealed: {names} returns safely.",
+                              "All {forest} forest cards are revealed: {names} return safely.",
+                              len(returners), forest=FOREST_SIZE,
+                              names=join_names(_names(state, returners))))
     _gain_flowers(state, returners, FOREST_SIZE)
     state["in_forest"] = []
     _award_forest_tiles(state, returners)
@@ -409,24 +443,35 @@ def _gain_flowers(state: dict, returners: list[int], reveal_number: int) -> None
     each, discarded = share_flowers(total, len(returners))
     names = _names(state, returners)
     if len(returners) == 1:
-        state["events"].append(f"{names[0]} gains {plural(total, 'Flower')}.")
+        state["events"].append(tn("{name} gains {count} Flower.", "{name} gains {count} Flowers.",
+                                  total, name=names[0]))
     elif total == 0:
-        state["events"].append(f"No Flowers are on display: {join_names(names)} gain nothing.")
+        state["events"].append(t("No Flowers are on display: {names} gain nothing.",
+                                 names=join_names(names)))
     else:
-        line = (f"{plural(total, 'Flower')} shared by {len(returners)}: "
-                f"{join_names(names)} gain {plural(each, 'Flower')} each")
+        shared = {"sharers": len(returners), "names": join_names(names),
+                  "each": tn("{count} Flower", "{count} Flowers", each)}
         if discarded:
-            line += f" ({discarded} discarded)"
+            line = tn("{count} Flower shared by {sharers}: {names} gain {each} each ({discarded} discarded).",
+                      "{count} Flowers shared by {sharers}: {names} gain {each} each ({discarded} discarded).",
+                      total, discarded=discarded, **shared)
         elif total < len(returners):
-            line += " (at least 1 each)"
-        state["events"].append(line + ".")
+            line = tn("{count} Flower shared by {sharers}: {names} gain {each} each (at least 1 each).",
+                      "{count} Flowers shared by {sharers}: {names} gain {each} each (at least 1 each).",
+                      total, **shared)
+        else:
+            line = tn("{count} Flower shared by {sharers}: {names} gain {each} each.",
+                      "{count} Flowers shared by {sharers}: {names} gain {each} each.",
+                      total, **shared)
+        state["events"].append(line)
     order = crystallization_order(returners, state["leader"], _seat_count(state))
     state["crystallization_order"] = order
     # Each returner is asked what they crystallized until they say they are done.
     pending = state.setdefault("crystallizing", [])
     pending.extend(seat for seat in order if seat not in pending)
     if len(order) > 1:
-        state["events"].append(f"Crystallization order: {', '.join(_names(state, order))}.")
+        state["events"].append(t("Crystallization order: {names}.",
+                                 names=", ".join(_names(state, order))))
     for seat in order:
         board = state["boards"][seat]
         board["flowers_by_round"][-1] += each
@@ -436,10 +481,10 @@ def _gain_flowers(state: dict, returners: list[int], reveal_number: int) -> None
             kept = min(each, max(0, board["bag_capacity"] - board["bag"]))
             board["bag"] += kept
             if each > kept:
-                state["events"].append(
-                    f"{state['players'][seat]}'s Bag holds only {board['bag_capacity']}: "
-                    f"{plural(each - kept, 'Flower')} {'goes' if each - kept == 1 else 'go'} back "
-                    "to the Supply.")
+                state["events"].append(tn(
+                    "{name}'s Bag holds only {capacity}: {count} Flower goes back to the Supply.",
+                    "{name}'s Bag holds only {capacity}: {count} Flowers go back to the Supply.",
+                    each - kept, name=state["players"][seat], capacity=board["bag_capacity"]))
 
 
 def _award_forest_tiles(state: dict, seats: list[int]) -> None:
@@ -451,10 +496,11 @@ def _award_forest_tiles(state: dict, seats: list[int]) -> None:
             entry["forest_tile"] = True
     names = _names(state, sorted(seats))
     if len(names) == 1:
-        state["events"].append(f"{names[0]} gains a Forest Magic Tile ({FOREST_TILE_MAGIC} Magic).")
+        state["events"].append(t("{name} gains a Forest Magic Tile ({magic} Magic).", name=names[0],
+                                 magic=FOREST_TILE_MAGIC))
     else:
-        state["events"].append(f"{join_names(names)} each gain a Forest Magic Tile "
-                               f"({FOREST_TILE_MAGIC} Magic).")
+        state["events"].append(t("{names} each gain a Forest Magic Tile ({magic} Magic).",
+                                 names=join_names(names), magic=FOREST_TILE_MAGIC))
 
 
 def _end_exploration(state: dict) -> None:
@@ -463,12 +509,12 @@ def _end_exploration(state: dict) -> None:
     if state["final_round"]:
         # The result waits for the returners' Crystallization and the players' word.
         state["phase"] = PHASE_TALLY
-        state["events"].append("The final round's Exploration is over: the game ends once the "
-                               "returners have crystallized and the players confirm the tally.")
+        state["events"].append(t("The final round's Exploration is over: the game ends once the "
+                                 "returners have crystallized and the players confirm the tally."))
     else:
         state["phase"] = PHASE_END
-        state["events"].append("Exploration is over for this round. "
-                               "Finish Crystallization, then start the next round.")
+        state["events"].append(t("Exploration is over for this round. "
+                                 "Finish Crystallization, then start the next round."))
 
 
 def _choose(state: dict, params: dict, seat: int) -> None:
@@ -477,25 +523,25 @@ def _choose(state: dict, params: dict, seat: int) -> None:
     current = len(state["cards"])
     phase = state["phase"]
     if phase == PHASE_END:
-        raise Rejected("Exploration is over for this round: there is nothing to choose.")
+        raise Rejected(t("Exploration is over for this round: there is nothing to choose."))
     if phase == PHASE_PREPARE:
-        raise Rejected("Exploration has not started yet: wait for the first card.")
+        raise Rejected(t("Exploration has not started yet: wait for the first card."))
     if phase != PHASE_CHOOSE or decision != current:
         if decision > current or current == 0:
             if phase == PHASE_CHOOSE:
-                raise Rejected(f"Card {decision} has not been revealed yet.")
-            raise Rejected("Wait for the next card to be revealed before choosing.")
-        raise Rejected("That choice was for an earlier card.")
+                raise Rejected(t("Card {card} has not been revealed yet.", card=decision))
+            raise Rejected(t("Wait for the next card to be revealed before choosing."))
+        raise Rejected(t("That choice was for an earlier card."))
     if seat not in state["in_forest"]:
         if seat in state["eliminated"]:
-            raise Rejected("The Witch caught you this round: you choose again next round.")
-        raise Rejected("You have already returned from the forest this round.")
+            raise Rejected(t("The Witch caught you this round: you choose again next round."))
+        raise Rejected(t("You have already returned from the forest this round."))
     state["picks"][seat] = params["choice"]
     waiting = [s for s in state["in_forest"] if state["picks"][s] is None]
     if waiting:
         # The same words whatever was picked: the pick stays secret.
-        state["events"].append(f"{state['players'][seat]} has chosen. "
-                               f"Waiting for {join_names(_names(state, waiting))}.")
+        state["events"].append(t("{name} has chosen. Waiting for {names}.", name=state["players"][seat],
+                                 names=join_names(_names(state, waiting))))
     else:
         _resolve_choices(state)
 
@@ -512,12 +558,8 @@ def _resolve_choices(state: dict) -> None:
         "flowers_on_display": flowers_on_display(state),
         "choices": [picks[s] if s in in_forest else None for s in range(_seat_count(state))],
     })
-    parts = []
-    if returners:
-        parts.append(f"{join_names(_names(state, returners))} {'returns' if len(returners) == 1 else 'return'}")
-    if stayers:
-        parts.append(f"{join_names(_names(state, stayers))} {'stays' if len(stayers) == 1 else 'stay'}")
-    state["events"].append(f"Reveal {number}: {', '.join(parts)}.")
+    state["events"].append(_reveal_line(number, join_names(_names(state, returners)), len(returners),
+                                        join_names(_names(state, stayers)), len(stayers)))
     state["picks"] = [None] * _seat_count(state)
     state["in_forest"] = stayers
     if returners:
@@ -528,7 +570,22 @@ def _resolve_choices(state: dict) -> None:
         _end_exploration(state)
     else:
         state["phase"] = PHASE_REVEAL
-        state["events"].append(f"{state['players'][state['leader']]} reveals the next card.")
+        state["events"].append(t("{leader} reveals the next card.", leader=state["players"][state["leader"]]))
+
+
+def _reveal_line(number: int, returners, returning: int, stayers, staying: int) -> str:
+    """'Reveal 3: Ana returns, Ben and Cara stay.': one whole sentence per shape."""
+    values = {"card": number, "returners": returners, "stayers": stayers}
+    if not staying:
+        return tn("Reveal {card}: {returners} returns.", "Reveal {card}: {returners} return.",
+                  returning, **values)
+    if not returning:
+        return tn("Reveal {card}: {stayers} stays.", "Reveal {card}: {stayers} stay.", staying, **values)
+    if returning == 1:
+        return (t("Reveal {card}: {returners} returns, {stayers} stays.", **values) if staying == 1
+                else t("Reveal {card}: {returners} returns, {stayers} stay.", **values))
+    return (t("Reveal {card}: {returners} return, {stayers} stays.", **values) if staying == 1
+            else t("Reveal {card}: {returners} return, {stayers} stay.", **values))
 
 
 def _crystallize(state: dict, params: dict, seat: int) -> None:
@@ -541,26 +598,33 @@ def _crystallize(state: dict, params: dict, seat: int) -> None:
     board = state["boards"][player]
     if item in COLORED_TILES:
         if color == "none":
-            raise Rejected(f"A {ITEM_NAMES[item]} has a color: pick red, green, blue or yellow.")
+            raise Rejected(t("A Cultivation tile has a color: pick red, green, blue or yellow.")
+                           if item == "cultivation" else
+                           t("An Exchange tile has a color: pick red, green, blue or yellow."))
         if _holds(board, item, color):
-            raise Rejected(f"{name} already holds a {color} {ITEM_NAMES[item]}: "
-                           "only one from each stack.")
+            shade = COLOR_NAMES[color]
+            raise Rejected(t("{name} already holds a {color} Cultivation tile: only one from each stack.",
+                             name=name, color=shade) if item == "cultivation" else
+                           t("{name} already holds a {color} Exchange tile: only one from each stack.",
+                             name=name, color=shade))
     elif item == "expansion":
         color = "none"
         if _holds(board, "expansion"):
-            raise Rejected(f"{name} already holds an Expansion tile: only one per player.")
+            raise Rejected(t("{name} already holds an Expansion tile: only one per player.", name=name))
     if state["inventory"]:
         # "Flowers in the Storehouse can be used for Crystallization in the same way as those
         # in the Bag": the player says how many come from each.
         from_storehouse = params["from_storehouse"]
         if from_storehouse > spent:
-            raise Rejected(f"Only {plural(spent, 'Flower')} {'is' if spent == 1 else 'are'} paid: "
-                           f"{from_storehouse} cannot come from the Storehouse.")
+            raise Rejected(tn("Only {count} Flower is paid: {storehouse} cannot come from the Storehouse.",
+                              "Only {count} Flowers are paid: {storehouse} cannot come from the Storehouse.",
+                              spent, storehouse=from_storehouse))
         from_bag = spent - from_storehouse
         if from_bag > board["bag"] or from_storehouse > board["storehouse"]:
-            raise Rejected(f"{name} has {board['bag']} in the Bag and {board['storehouse']} in the "
-                           f"Storehouse: {from_bag} from the Bag and {from_storehouse} from the "
-                           "Storehouse do not fit.")
+            raise Rejected(t("{name} has {bag} in the Bag and {storehouse} in the Storehouse: "
+                             "{from_bag} from the Bag and {from_storehouse} from the Storehouse do "
+                             "not fit.", name=name, bag=board["bag"], storehouse=board["storehouse"],
+                             from_bag=from_bag, from_storehouse=from_storehouse))
         board["bag"] -= from_bag
         board["storehouse"] -= from_storehouse
     board["magic"] += params["magic"]
@@ -569,7 +633,8 @@ def _crystallize(state: dict, params: dict, seat: int) -> None:
     if item == "expansion":
         board["bag_capacity"] = EXPANDED_BAG_CAPACITY
         if state["inventory"]:
-            state["events"].append(f"{name}'s Bag now holds up to {EXPANDED_BAG_CAPACITY} Flowers.")
+            state["events"].append(t("{name}'s Bag now holds up to {capacity} Flowers.", name=name,
+                                     capacity=EXPANDED_BAG_CAPACITY))
 
 
 def _done_crystallizing(state: dict, params: dict, seat: int) -> None:
@@ -577,68 +642,85 @@ def _done_crystallizing(state: dict, params: dict, seat: int) -> None:
     player = params["player"]
     pending = state.get("crystallizing", [])
     if player not in pending:
-        raise Rejected(f"{state['players'][player]} has no Crystallization waiting.")
+        raise Rejected(t("{name} has no Crystallization waiting.", name=state["players"][player]))
     pending.remove(player)
 
 
 def _store(state: dict, params: dict, seat: int) -> None:
     """Pay 1 Flower from the Bag and move 1 more to the Storehouse, in the Preparation Phase."""
     _require_inventory(state)
-    _require_preparation(state, "Storing")
+    _require_preparation(state, "store")
     board = state["boards"][params["player"]]
     if board["bag"] < 2:
-        raise Rejected(f"{state['players'][params['player']]} needs 2 Flowers in the Bag to store "
-                       "one: 1 to pay, 1 to store.")
+        raise Rejected(t("{name} needs 2 Flowers in the Bag to store one: 1 to pay, 1 to store.",
+                         name=state["players"][params["player"]]))
     board["bag"] -= 2
     board["storehouse"] += 1
+
+
+# What belongs to the Preparation Phase alone, said when it is refused: one sentence each,
+# before round 2 (round 1 has none) and once a round's Exploration has started.
+_PREPARATION_ONLY = {
+    "store": lambda round: (
+        t("Storing happens in the Preparation Phase, which round 1 does not have: "
+          "it comes at the start of round 2.") if round == 1 else
+        t("Storing happens in the Preparation Phase, before the first card of a round: "
+          "round {round}'s Exploration has started.", round=round)),
+    "prepare": lambda round: (
+        t("Preparing happens in the Preparation Phase, which round 1 does not have: "
+          "it comes at the start of round 2.") if round == 1 else
+        t("Preparing happens in the Preparation Phase, before the first card of a round: "
+          "round {round}'s Exploration has started.", round=round)),
+    "start": lambda round: (
+        t("Starting Exploration happens in the Preparation Phase, which round 1 does not have: "
+          "it comes at the start of round 2.") if round == 1 else
+        t("Starting Exploration happens in the Preparation Phase, before the first card of a "
+          "round: round {round}'s Exploration has started.", round=round)),
+}
 
 
 def _require_preparation(state: dict, what: str) -> None:
     """Refuse, with the reason, anything that belongs to the Preparation Phase alone."""
     if state["phase"] == PHASE_PREPARE:
         return
-    if state["round"] == 1:
-        raise Rejected(f"{what} happens in the Preparation Phase, which round 1 does not have: "
-                       "it comes at the start of round 2.")
-    raise Rejected(f"{what} happens in the Preparation Phase, before the first card of a round: "
-                   f"round {state['round']}'s Exploration has started.")
+    raise Rejected(_PREPARATION_ONLY[what](state["round"]))
 
 
 def _done_preparing(state: dict, params: dict, seat: int) -> None:
     """Mark a player done storing; once everyone is, Exploration starts."""
-    _require_preparation(state, "Preparing")
+    _require_preparation(state, "prepare")
     player = params["player"]
     prepared = state.setdefault("prepared", [])
     if player in prepared:
-        raise Rejected(f"{state['players'][player]} is already done preparing.")
+        raise Rejected(t("{name} is already done preparing.", name=state["players"][player]))
     prepared.append(player)
     prepared.sort()
     waiting = [s for s in range(_seat_count(state)) if s not in prepared]
     if waiting:
-        state["events"].append(f"{state['players'][player]} is done preparing. "
-                               f"Waiting for {join_names(_names(state, waiting))}.")
+        state["events"].append(t("{name} is done preparing. Waiting for {names}.",
+                                 name=state["players"][player], names=join_names(_names(state, waiting))))
     else:
-        state["events"].append("Everyone is done preparing.")
+        state["events"].append(t("Everyone is done preparing."))
         _begin_exploration(state)
 
 
 def _start_exploration(state: dict, params: dict, seat: int) -> None:
     """The leader ends the Preparation Phase for everyone and starts Exploration."""
     named = params["round"]
-    require_step(named, state["round"], f"round {named}'s Preparation", _now_text(state),
-                 past=named < state["round"], done="is already over")
-    _require_preparation(state, "Starting Exploration")
+    require_step(named, state["round"], t("round {round}'s Preparation", round=named), _now_text(state),
+                 past=named < state["round"], done=t("is already over"))
+    _require_preparation(state, "start")
     if seat != state["leader"]:
-        raise Rejected(f"{state['players'][state['leader']]}, the leader, starts Exploration; "
-                       "the others tap Done.")
+        raise Rejected(t("{leader}, the leader, starts Exploration; the others tap Done.",
+                         leader=state["players"][state["leader"]]))
     _begin_exploration(state)
 
 
 def _begin_exploration(state: dict) -> None:
     state["phase"] = PHASE_REVEAL
     state["prepared"] = []
-    state["events"].append(f"Exploration: {state['players'][state['leader']]} reveals the first "
-                           "card.")
+    state["events"].append(t("Exploration: {leader} reveals the first card.",
+                             leader=state["players"][state["leader"]]))
 
 
 def _set_inventory(state: dict, params: dict, seat: int) -> None:
@@ -646,8 +728,8 @@ def _set_inventory(state: dict, params: dict, seat: int) -> None:
     _require_inventory(state)
     board = state["boards"][params["player"]]
     if params["bag"] > board["bag_capacity"]:
-        raise Rejected(f"{state['players'][params['player']]}'s Bag holds at most "
-                       f"{board['bag_capacity']} Flowers.")
+        raise Rejected(t("{name}'s Bag holds at most {capacity} Flowers.",
+                         name=state["players"][params["player"]], capacity=board["bag_capacity"]))
     board["bag"] = params["bag"]
     board["storehouse"] = params["storehouse"]
 
@@ -655,10 +737,10 @@ def _set_inventory(state: dict, params: dict, seat: int) -> None:
 def _next_round(state: dict, params: dict, seat: int) -> None:
     """Run the End Phase and start the next round with its Preparation Phase."""
     named = params["round"]
-    require_step(named, state["round"] + 1, f"starting round {named}", _now_text(state),
-                 past=named <= state["round"], done="is already done")
+    require_step(named, state["round"] + 1, t("starting round {round}", round=named), _now_text(state),
+                 past=named <= state["round"], done=t("is already done"))
     if state["phase"] != PHASE_END:
-        raise Rejected("Exploration is still going on: finish this round's exploration first.")
+        raise Rejected(t("Exploration is still going on: finish this round's exploration first."))
     seat_count = _seat_count(state)
     state.setdefault("round_scores", []).append(_scores(state))
     # End Phase: revealed cards to the discard, then refill the forest one card at a time.
@@ -690,10 +772,10 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
     state["crystallizing"] = []
     for board in state["boards"]:
         board["flowers_by_round"].append(0)
-    state["events"].append(f"Round {state['round']}: {state['players'][state['leader']]} leads. "
-                           "Everyone is back in the forest.")
+    state["events"].append(t("Round {round}: {leader} leads. Everyone is back in the forest.",
+                             round=state["round"], leader=state["players"][state["leader"]]))
     if state["final_round"]:
-        state["events"].append("Final round!")
+        state["events"].append(t("Final round!"))
     _preparation(state)
 
 
@@ -701,8 +783,16 @@ def _run_out(state: dict) -> bool:
     """The draw pile is empty while refilling: the discard is shuffled into a new draw pile.
     True when this is the run-out that makes the next round the final one."""
     state["run_outs"] += 1
-    state["events"].append(f"Draw pile ran out ({_ordinal(state['run_outs'])} time): "
-                           "discard shuffled into a new draw pile.")
+    # One message per time (an ordinal is said differently in every language).
+    times = state["run_outs"]
+    if times == 1:
+        line = t("Draw pile ran out (1st time): discard shuffled into a new draw pile.")
+    elif times == 2:
+        line = t("Draw pile ran out (2nd time): discard shuffled into a new draw pile.")
+    else:
+        line = t("Draw pile ran out again ({count} times in all): discard shuffled into a new draw pile.",
+                 count=times)
+    state["events"].append(line)
     state["draw"], state["discard"] = state["discard"], 0
     return state["run_outs"] == RUN_OUTS_FOR_FINAL_ROUND
 
@@ -715,28 +805,33 @@ def _preparation(state: dict) -> None:
             continue
         name = state["players"][seat]
         if not state["inventory"]:
-            state["events"].append(f"Preparation: {name} gains 1 Flower per Cultivation tile "
-                                   f"({tiles}), as far as the Bag has room.")
+            state["events"].append(t("Preparation: {name} gains 1 Flower per Cultivation tile "
+                                     "({tiles}), as far as the Bag has room.", name=name, tiles=tiles))
             continue
         gained = min(tiles, max(0, board["bag_capacity"] - board["bag"]))
         board["bag"] += gained
-        line = f"Preparation: {name} gains {plural(gained, 'Flower')} from Cultivation tiles"
         if gained < tiles:
-            line += f" ({tiles - gained} more would not fit in the Bag)"
-        state["events"].append(line + ".")
-    state["events"].append("Preparation: store Flowers if you wish (pay 1 from the Bag, move 1 "
-                           "to the Storehouse), then tap Done.")
+            line = tn("Preparation: {name} gains {count} Flower from Cultivation tiles ({more} more "
+                      "would not fit in the Bag).",
+                      "Preparation: {name} gains {count} Flowers from Cultivation tiles ({more} more "
+                      "would not fit in the Bag).", gained, name=name, more=tiles - gained)
+        else:
+            line = tn("Preparation: {name} gains {count} Flower from Cultivation tiles.",
+                      "Preparation: {name} gains {count} Flowers from Cultivation tiles.", gained, name=name)
+        state["events"].append(line)
+    state["events"].append(t("Preparation: store Flowers if you wish (pay 1 from the Bag, move 1 "
+                             "to the Storehouse), then tap Done."))
 
 
 def _correct_card(state: dict, params: dict, seat: int) -> None:
     """Correct the card now waiting for picks, and check the Witches again."""
     if state["phase"] != PHASE_CHOOSE:
-        raise Rejected("Only a card still waiting for choices can be corrected.")
+        raise Rejected(t("Only a card still waiting for choices can be corrected."))
     card = state["cards"][-1]
     card["flowers"] = params["flowers"]
     card["witch"] = params["witch"]
-    state["events"].append(f"Card {len(state['cards'])} corrected: "
-                           f"{card_text(card['flowers'], card['witch'])}.")
+    state["events"].append(t("Card {card} corrected: {shows}.", card=len(state["cards"]),
+                             shows=card_text(card["flowers"], card["witch"])))
     if witches_revealed(state) >= WITCHES_TO_ELIMINATE:
         # Picks made for this card are dropped unseen; the table layer wipes them from the
         # log and says so, since only it can (a fold no longer knows they were made).
@@ -759,7 +854,7 @@ def _set_run_outs(state: dict, params: dict, seat: int) -> None:
         # Once Exploration is over the round can no longer be the last one: the next is.
         later = 1 if state["phase"] == PHASE_END else 0
         state["final_round_number"] = state["round"] + later
-        state["events"].append("Final round!" if not later else "The next round is the final round.")
+        state["events"].append(t("Final round!") if not later else t("The next round is the final round."))
     state["final_round"] = state["final_round_number"] == state["round"]
 
 
@@ -781,7 +876,7 @@ def _set_final_flowers(state: dict, params: dict, seat: int) -> None:
 def _finish(state: dict, params: dict, seat: int) -> None:
     """End the game between rounds, as the players decided: early, so nobody wins."""
     if state["phase"] != PHASE_END:
-        raise Rejected("The game can be ended only between rounds, once Exploration is over.")
+        raise Rejected(t("The game can be ended only between rounds, once Exploration is over."))
     state["phase"] = PHASE_OVER
     state["ended_early"] = True
     state["events"].append(standings(state)["decided_by"])
@@ -790,15 +885,16 @@ def _finish(state: dict, params: dict, seat: int) -> None:
 def _confirm_tally(state: dict, params: dict, seat: int) -> None:
     """The players confirm the final numbers: the result is announced now."""
     if state["phase"] != PHASE_TALLY:
-        raise Rejected("The final tally comes after the final round's Exploration.")
+        raise Rejected(t("The final tally comes after the final round's Exploration."))
     missing = flowers_missing(state)
     if missing:
         leaders = _lead(standings(state)["standings"])
-        raise Rejected(f"{join_names([row['name'] for row in leaders])} are tied for the lead on "
-                       f"{leaders[0]['score']} Magic: enter the Flowers left for "
-                       f"{join_names(_names(state, missing))} first, they break the tie.")
+        raise Rejected(t("{names} are tied for the lead on {score} Magic: enter the Flowers left for "
+                         "{missing} first, they break the tie.",
+                         names=join_names([row["name"] for row in leaders]), score=leaders[0]["score"],
+                         missing=join_names(_names(state, missing))))
     state["phase"] = PHASE_OVER
-    state["events"].append("Final tally confirmed.")
+    state["events"].append(t("Final tally confirmed."))
     state["events"].append(standings(state)["decided_by"])
 
 
@@ -875,29 +971,39 @@ def standings(state: dict) -> dict:
     rows.sort(key=lambda row: (row["place"], row["seat"]))
     lead_names = join_names([row["name"] for row in lead])
     if early:
-        each = " each" if len(lead) > 1 else ""
+        values = {"round": state["round"], "names": lead_names, "score": top_score}
         return {"standings": rows, "winners": [],
-                "decided_by": (f"Ended early after round {state['round']}: no winner is named, "
-                               "as the rulebook names one only after the final round. "
-                               f"{lead_names} led with {top_score} Magic{each}.")}
+                "decided_by": (
+                    t("Ended early after round {round}: no winner is named, as the rulebook names one "
+                      "only after the final round. {names} led with {score} Magic each.", **values)
+                    if len(lead) > 1 else
+                    t("Ended early after round {round}: no winner is named, as the rulebook names one "
+                      "only after the final round. {names} led with {score} Magic.", **values))}
     winners = [row for row in lead if row["flowers"] == most_flowers]
     behind = [row for row in lead if row["flowers"] < most_flowers]
     winner_names = join_names([row["name"] for row in winners])
+    values = {"names": lead_names, "winners": winner_names, "score": top_score}
     if len(lead) == 1:
-        decided_by = f"{winner_names} wins with {top_score} Magic."
+        decided_by = t("{winners} wins with {score} Magic.", **values)
+    elif len(winners) == 1:
+        others = join_names([str(row["flowers"]) for row in behind])
+        decided_by = (t("{names} both have {score} Magic; {winners} wins with more Flowers left "
+                        "({most} to {others}).", most=most_flowers, others=others, **values)
+                      if len(lead) == 2 else
+                      t("{names} all have {score} Magic; {winners} wins with more Flowers left "
+                        "({most} to {others}).", most=most_flowers, others=others, **values))
+    elif not behind:
+        decided_by = tn("{winners} share the victory: {score} Magic and {count} Flower each.",
+                        "{winners} share the victory: {score} Magic and {count} Flowers each.",
+                        most_flowers, **values)
     else:
-        everyone_tied = "both" if len(lead) == 2 else "all"
-        tied = f"{lead_names} {everyone_tied} have {top_score} Magic"
-        if len(winners) == 1:
-            others = join_names([str(row["flowers"]) for row in behind])
-            decided_by = f"{tied}; {winner_names} wins with more Flowers left ({most_flowers} to {others})."
-        elif not behind:
-            decided_by = (f"{winner_names} share the victory: {top_score} Magic and "
-                          f"{plural(most_flowers, 'Flower')} each.")
-        else:
-            others = join_names([f"{row['name']} has {row['flowers']}" for row in behind])
-            decided_by = (f"{tied}; {winner_names} share the victory with "
-                          f"{plural(most_flowers, 'Flower')} left each ({others}).")
+        # Two winners with someone behind them: three or more are tied ("all").
+        others = join_names([t("{name} has {count}", name=row["name"], count=row["flowers"])
+                             for row in behind])
+        decided_by = tn("{names} all have {score} Magic; {winners} share the victory with {count} "
+                        "Flower left each ({others}).",
+                        "{names} all have {score} Magic; {winners} share the victory with {count} "
+                        "Flowers left each ({others}).", most_flowers, others=others, **values)
     return {"standings": rows, "winners": sorted(row["seat"] for row in winners),
             "decided_by": decided_by}
 
@@ -943,7 +1049,8 @@ def timer_cue(state: dict):
     """The Stay/Return decision a countdown times: one per revealed card while players choose."""
     if state["phase"] != PHASE_CHOOSE:
         return None
-    return f"{state['round']}:{state['decision']}", f"Stay or Return? Round {state['round']}, card {state['decision']}"
+    return (f"{state['round']}:{state['decision']}",
+            t("Stay or Return? Round {round}, card {card}", round=state["round"], card=state["decision"]))
 
 
 def view(state: dict, seat: int | None) -> dict:
@@ -1073,56 +1180,74 @@ def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
     params = params if isinstance(params, dict) else {}
     who = player_name(players, seat)
     if action == "choose":
-        return f"{who} has chosen"
+        # The same words whatever was picked, in every language: the pick stays secret.
+        return t("{who} has chosen", who=who)
     target_seat = params.get("player")
     target = player_name(players, target_seat)
-    whose = "their own" if target_seat == seat else f"{target}'s"
+    own = target_seat == seat
     if action == "reveal":
-        return f"{who} revealed a card: {card_text(params.get('flowers'), params.get('witch'))}"
+        return t("{who} revealed a card: {card}", who=who,
+                 card=card_text(params.get("flowers"), params.get("witch")))
     if action == "correct_card":
-        witch = "Witch" if params.get("witch") else "no Witch"
-        return (f"{who} corrected the last card: "
-                f"{plural(as_int(params.get('flowers')), 'Flower')}, {witch}")
+        flowers = as_int(params.get("flowers"))
+        if params.get("witch"):
+            return tn("{who} corrected the last card: {count} Flower, Witch",
+                      "{who} corrected the last card: {count} Flowers, Witch", flowers, who=who)
+        return tn("{who} corrected the last card: {count} Flower, no Witch",
+                  "{who} corrected the last card: {count} Flowers, no Witch", flowers, who=who)
     if action == "crystallize":
-        item = params.get("item")
-        color = params.get("color")
-        shade = f"{color} " if color in COLORS and item != "expansion" else ""
-        thing = f"{shade}{ITEM_NAMES.get(item, 'item')}"
-        article = "an" if thing[:1].lower() in "aeiou" else "a"
-        cost = (f"{as_int(params.get('magic'))} Magic, "
-                f"{plural(as_int(params.get('spent')), 'Flower')} spent")
-        if as_int(params.get("from_storehouse")):
-            cost += f" ({as_int(params.get('from_storehouse'))} from the Storehouse)"
-        if target_seat == seat:
-            return f"{who} crystallized {article} {thing}: {cost}"
-        return f"{who} logged for {target}: {article} {thing}, {cost}"
+        thing = _item_phrase(params.get("item"), params.get("color"))
+        magic, spent = as_int(params.get("magic")), as_int(params.get("spent"))
+        storehouse = as_int(params.get("from_storehouse"))
+        if storehouse:
+            cost = tn("{magic} Magic, {count} Flower spent ({storehouse} from the Storehouse)",
+                      "{magic} Magic, {count} Flowers spent ({storehouse} from the Storehouse)",
+                      spent, magic=magic, storehouse=storehouse)
+        else:
+            cost = tn("{magic} Magic, {count} Flower spent", "{magic} Magic, {count} Flowers spent",
+                      spent, magic=magic)
+        if own:
+            return t("{who} crystallized {thing}: {cost}", who=who, thing=thing, cost=cost)
+        return t("{who} logged for {target}: {thing}, {cost}", who=who, target=target, thing=thing,
+                 cost=cost)
     if action == "done_crystallizing":
-        return (f"{who} is done crystallizing" if target_seat == seat
-                else f"{who}: {target} is done crystallizing")
+        return (t("{who} is done crystallizing", who=who) if own
+                else t("{who}: {target} is done crystallizing", who=who, target=target))
     if action == "store":
-        return f"{who} stored a Flower" + ("" if target_seat == seat else f" for {target}")
+        return (t("{who} stored a Flower", who=who) if own
+                else t("{who} stored a Flower for {target}", who=who, target=target))
     if action == "set_inventory":
-        return (f"{who} set {whose} Bag to {as_int(params.get('bag'))} "
-                f"and Storehouse to {as_int(params.get('storehouse'))}")
+        values = {"who": who, "target": target, "bag": as_int(params.get("bag")),
+                  "storehouse": as_int(params.get("storehouse"))}
+        return (t("{who} set their own Bag to {bag} and Storehouse to {storehouse}", **values) if own
+                else t("{who} set {target}'s Bag to {bag} and Storehouse to {storehouse}", **values))
     if action == "next_round":
-        return f"{who} started the next round"
+        return t("{who} started the next round", who=who)
     if action == "set_draw_pile":
-        return f"{who} set the draw pile to {plural(as_int(params.get('count')), 'card')}"
+        return tn("{who} set the draw pile to {count} card", "{who} set the draw pile to {count} cards",
+                  as_int(params.get("count")), who=who)
     if action == "set_run_outs":
-        return f"{who} set the draw pile run-outs to {as_int(params.get('count'))}"
+        return t("{who} set the draw pile run-outs to {count}", who=who, count=as_int(params.get("count")))
     if action == "set_forest_magic":
-        return f"{who} set {whose} Forest Magic Tiles to {as_int(params.get('count'))}"
+        values = {"who": who, "target": target, "count": as_int(params.get("count"))}
+        return (t("{who} set their own Forest Magic Tiles to {count}", **values) if own
+                else t("{who} set {target}'s Forest Magic Tiles to {count}", **values))
     if action == "set_magic":
-        return f"{who} set {whose} Magic to {as_int(params.get('magic'))}"
+        values = {"who": who, "target": target, "magic": as_int(params.get("magic"))}
+        return (t("{who} set their own Magic to {magic}", **values) if own
+                else t("{who} set {target}'s Magic to {magic}", **values))
     if action == "set_final_flowers":
-        return f"{who} set {whose} Flowers left to {as_int(params.get('count'))}"
+        values = {"who": who, "target": target, "count": as_int(params.get("count"))}
+        return (t("{who} set their own Flowers left to {count}", **values) if own
+                else t("{who} set {target}'s Flowers left to {count}", **values))
     if action == "finish":
-        return f"{who} ended the game early"
+        return t("{who} ended the game early", who=who)
     if action == "confirm_tally":
-        return f"{who} confirmed the final tally"
+        return t("{who} confirmed the final tally", who=who)
     if action == "done_preparing":
-        return f"{who}: {target} is done preparing" if target_seat != seat else f"{who} is done preparing"
+        return (t("{who} is done preparing", who=who) if own
+                else t("{who}: {target} is done preparing", who=who, target=target))
     if action == "start_exploration":
-        return f"{who} started Exploration"
+        return t("{who} started Exploration", who=who)
     spec = ACTIONS.get(action)
-    return f"{who}: {spec.label if spec else action}"
+    return t("{who}: {action}", who=who, action=spec.label if spec else action)

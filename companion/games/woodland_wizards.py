@@ -30,7 +30,7 @@ import random
 
 from .base import (ActionSpec, Param, Rejected, check_action, check_player_count, parse_params,
                    require_step, settle_seat)
-from .words import as_int, join_names, player_name, plural
+from .words import as_int, join_names, player_name, t, tc, tn, tnc
 
 ID = "woodland-wizards"
 NAME = "Woodland Wizards"
@@ -54,82 +54,90 @@ PHASE_CLEANUP = "cleanup"
 PHASE_OVER = "over"
 PHASES = (PHASE_WANDERING, PHASE_CONTEST, PHASE_BOOST, PHASE_SCORING, PHASE_CLEANUP)
 PHASE_LABELS = {
-    PHASE_WANDERING: "Wandering",
-    PHASE_CONTEST: "Contest",
-    PHASE_BOOST: "Boost",
-    PHASE_SCORING: "Scoring",
-    PHASE_CLEANUP: "Clean-up",
+    PHASE_WANDERING: tc("phase", "Wandering"),
+    PHASE_CONTEST: tc("phase", "Contest"),
+    PHASE_BOOST: tc("phase", "Boost"),
+    PHASE_SCORING: tc("phase", "Scoring"),
+    PHASE_CLEANUP: tc("phase", "Clean-up"),
+}
+GAME_OVER_LABEL = t("Game over")
+# Each phase named in a sentence is its own message (a phase's name is a compound word in
+# German, takes its own article in French and Spanish).
+_PHASE_ALREADY = {
+    PHASE_WANDERING: t("It is already the Wandering phase."),
+    PHASE_CONTEST: t("It is already the Contest phase."),
+    PHASE_BOOST: t("It is already the Boost phase."),
+    PHASE_SCORING: t("It is already the Scoring phase."),
+    PHASE_CLEANUP: t("It is already the Clean-up phase."),
+}
+_PHASE_STEP = {  # what a step-advancing action names, in "That was for {step}, ..."
+    PHASE_WANDERING: t("the Wandering phase"),
+    PHASE_CONTEST: t("the Contest phase"),
+    PHASE_BOOST: t("the Boost phase"),
+    PHASE_SCORING: t("the Scoring phase"),
+    PHASE_CLEANUP: t("the Clean-up phase"),
 }
 
 OPTIONS = (
-    Param("first_player", "text", label="First starting player", default="random"),
-    Param("scorers_7_plus", "int", label="Scorers per round with 7-12 players",
+    Param("first_player", "text", label=t("First starting player"), default="random"),
+    Param("scorers_7_plus", "int", label=t("Scorers per round with 7-12 players"),
           min=1, max=6, default=DEFAULT_SCORERS_7_PLUS),
 )
 
-_PLAYER = Param("player", "seat", label="Player")
-_TOTAL = Param("total", "int", label="Round total", min=0, max=999)
-_VALUE = Param("value", "int", label="Card value", min=0, max=99)
-_CARD_NAME = Param("name", "text", label="Card name", optional=True, default="", max_length=40)
-_PHOENIX = Param("phoenix", "bool", label="Golden Phoenix", default=False)
-_INDEX = Param("index", "int", label="Card number", min=0, max=99)
+_PLAYER = Param("player", "seat", label=t("Player"))
+_TOTAL = Param("total", "int", label=t("Round total"), min=0, max=999)
+_VALUE = Param("value", "int", label=t("Card value"), min=0, max=99)
+_CARD_NAME = Param("name", "text", label=t("Card name"), optional=True, default="", max_length=40)
+_PHOENIX = Param("phoenix", "bool", label=t("Golden Phoenix"), default=False)
+_INDEX = Param("index", "int", label=t("Card number"), min=0, max=99)
 # What the step-advancing actions name, so that a second tap cannot end the next step too.
-_BOOST_ROUND = Param("boost_round", "int", label="Boost round", min=1, max=BOOST_ROUNDS)
-_TURN_PLAYER = Param("player", "seat", label="Player whose turn ends")
+_BOOST_ROUND = Param("boost_round", "int", label=t("Boost round"), min=1, max=BOOST_ROUNDS)
+_TURN_PLAYER = Param("player", "seat", label=t("Player whose turn ends"))
 
 ACTIONS: dict[str, ActionSpec] = {
     "set_phase": ActionSpec(
-        "set_phase", (Param("phase", "choice", label="Phase", choices=PHASES),),
-        label="Go to a phase"),
-    "next_phase": ActionSpec("next_phase", (Param("phase", "choice", label="Phase it ends",
+        "set_phase", (Param("phase", "choice", label=t("Phase"), choices=PHASES),),
+        label=t("Go to a phase")),
+    "next_phase": ActionSpec("next_phase", (Param("phase", "choice", label=t("Phase it ends"),
                                                   choices=PHASES),),
-                             label="Next phase", step="phase"),
+                             label=t("Next phase"), step="phase"),
     "end_wandering_turn": ActionSpec("end_wandering_turn", (_TURN_PLAYER,),
-                                     label="Drew and played a card", step="player"),
+                                     label=t("Drew and played a card"), step="player"),
     "set_wandering_turn": ActionSpec("set_wandering_turn", (_PLAYER,),
-                                     label="Correct whose turn it is"),
-    "boost": ActionSpec("boost", (_PLAYER, _BOOST_ROUND), label="Play a boost", step="boost_round"),
-    "pass_boost": ActionSpec("pass_boost", (_PLAYER, _BOOST_ROUND), label="Pass",
+                                     label=t("Correct whose turn it is")),
+    "boost": ActionSpec("boost", (_PLAYER, _BOOST_ROUND), label=t("Play a boost"), step="boost_round"),
+    "pass_boost": ActionSpec("pass_boost", (_PLAYER, _BOOST_ROUND), label=t("Pass"),
                              step="boost_round"),
-    "next_boost_round": ActionSpec("next_boost_round", (_BOOST_ROUND,), label="Next Boost round",
+    "next_boost_round": ActionSpec("next_boost_round", (_BOOST_ROUND,), label=t("Next Boost round"),
                                    step="boost_round"),
     # Every phone types its own total at the same moment: these must not refuse each other.
-    "enter_total": ActionSpec("enter_total", (_PLAYER, _TOTAL), label="Enter a round total",
+    "enter_total": ActionSpec("enter_total", (_PLAYER, _TOTAL), label=t("Enter a round total"),
                               commutes=True),
-    "set_total": ActionSpec("set_total", (_PLAYER, _TOTAL), label="Correct a round total",
+    "set_total": ActionSpec("set_total", (_PLAYER, _TOTAL), label=t("Correct a round total"),
                             commutes=True),
-    "settle_round": ActionSpec("settle_round", (), label="Rank the round"),
+    "settle_round": ActionSpec("settle_round", (), label=t("Rank the round")),
     "score_creature": ActionSpec(
         "score_creature", (_PLAYER, _VALUE, _CARD_NAME, _PHOENIX),
-        label="Score the Contest Creature"),
-    "next_round": ActionSpec("next_round", (Param("round", "int", label="Round it starts", min=2,
+        label=t("Score the Contest Creature")),
+    "next_round": ActionSpec("next_round", (Param("round", "int", label=t("Round it starts"), min=2,
                                                   max=ROUNDS),),
-                             label="Clean up and start the next round", step="round"),
-    "finish": ActionSpec("finish", (), label="End the game"),
+                             label=t("Clean up and start the next round"), step="round"),
+    "finish": ActionSpec("finish", (), label=t("End the game")),
     "add_card": ActionSpec("add_card", (_PLAYER, _VALUE, _CARD_NAME, _PHOENIX),
-                           label="Add a scored card"),
+                           label=t("Add a scored card")),
     "edit_card": ActionSpec("edit_card", (_PLAYER, _INDEX, _VALUE, _CARD_NAME, _PHOENIX),
-                            label="Change a scored card"),
-    "remove_card": ActionSpec("remove_card", (_PLAYER, _INDEX), label="Remove a scored card"),
+                            label=t("Change a scored card")),
+    "remove_card": ActionSpec("remove_card", (_PLAYER, _INDEX), label=t("Remove a scored card")),
     "set_adjustment": ActionSpec(
         "set_adjustment",
-        (_PLAYER, Param("amount", "int", label="End-of-game adjustment", min=-99, max=99)),
-        label="End-of-game adjustment"),
+        (_PLAYER, Param("amount", "int", label=t("End-of-game adjustment"), min=-99, max=99)),
+        label=t("End-of-game adjustment")),
 }
 
 # Card effects may exchange scored cards even after the end, so the tally stays editable.
 _ALLOWED_WHEN_OVER = ("add_card", "edit_card", "remove_card", "set_adjustment")
 
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight",
-                 "nine", "ten")
-
-
 # ----------------------------------------------------------------- small utilities
-
-
-def _in_words(count: int) -> str:
-    """Say small counts as words: 'one', 'two'; larger ones as digits."""
-    return _NUMBER_WORDS[count] if 0 <= count < len(_NUMBER_WORDS) else str(count)
 
 
 def _seat_count(state: dict) -> int:
@@ -142,7 +150,7 @@ def _names(state: dict, seats) -> list[str]:
 
 def _require_seat(state: dict, seat) -> None:
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < _seat_count(state):
-        raise Rejected("That seat is not at this table.")
+        raise Rejected(t("That seat is not at this table."))
 
 
 def turn_distance(seat: int, starting_seat: int, seat_count: int) -> int:
@@ -166,26 +174,29 @@ def scorer_count(seat_count: int, scorers_7_plus: int = DEFAULT_SCORERS_7_PLUS) 
     return scorers_7_plus
 
 
-def _agree(count: int, one: str, many: str) -> str:
-    """The verb form that agrees with `count` subjects: 'Ben scores', 'Ben and Cara score'."""
-    return one if count == 1 else many
-
-
 def _scorer_words(count: int) -> str:
-    return plural(count, "scorer")
+    return tn("{count} scorer", "{count} scorers", count)
 
 
 def _card(value: int, name: str, phoenix: bool) -> dict:
     return {"value": value, "name": name or "", "phoenix": bool(phoenix)}
 
 
-def _card_text(card: dict) -> str:
-    """Describe a scored card as 'Golden Phoenix (8)' or 'a 5'."""
+def _card_kind(card: dict) -> str:
+    """Which way a scored card is said: by its name, as the Golden Phoenix, or by its value.
+
+    Each sentence that names a card is a message per kind ("Ben scores Owl (5).", "Ben scores
+    the Golden Phoenix (8).", "Ben scores a card worth 5."): the article and the case differ
+    between languages.
+    """
     if card["name"]:
-        return f"{card['name']} ({card['value']})"
-    if card["phoenix"]:
-        return f"the Golden Phoenix ({card['value']})"
-    return f"a card worth {card['value']}"
+        return "named"
+    return "phoenix" if card["phoenix"] else "plain"
+
+
+def _card_said(card: dict, messages: dict, **values):
+    """The message of `messages` for this card's kind, with the card's name and value."""
+    return t(messages[_card_kind(card)].message, card=card["name"], value=card["value"], **values)
 
 
 def phoenix_holder(state: dict) -> int | None:
@@ -202,9 +213,9 @@ def _require_phoenix_free(state: dict, player: int, skip_index: int | None = Non
         for index, card in enumerate(board["cards"]):
             if card["phoenix"] and not (seat == player and index == skip_index):
                 holder = state["players"][seat]
-                raise Rejected(f"{holder} already holds the Golden Phoenix: there is only one in "
-                               f"the game. To move it, first unmark or remove it in {holder}'s "
-                               "scored cards.")
+                raise Rejected(t("{holder} already holds the Golden Phoenix: there is only "
+                                 "one in the game. To move it, first unmark or remove it in "
+                                 "{holder}'s scored cards.", holder=holder))
 
 
 def _require_card(state: dict, player: int, index: int) -> None:
@@ -212,9 +223,10 @@ def _require_card(state: dict, player: int, index: int) -> None:
     if index >= len(cards):
         name = state["players"][player]
         if not cards:
-            raise Rejected(f"{name} has no scored cards.")
-        raise Rejected(f"{name} has {plural(len(cards), 'scored card')}: "
-                       f"choose a number from 0 to {len(cards) - 1}.")
+            raise Rejected(t("{name} has no scored cards.", name=name))
+        raise Rejected(tn("{name} has {count} scored card: choose a number from 0 to {last}.",
+                          "{name} has {count} scored cards: choose a number from 0 to {last}.",
+                          len(cards), name=name, last=len(cards) - 1))
 
 
 def _pending_creatures(state: dict) -> list[int]:
@@ -231,7 +243,7 @@ def prepare_options(raw: dict, players: list[str], rng: random.Random) -> dict:
     """Check the setup options and settle a random first starting player to a seat."""
     check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     values = parse_params(OPTIONS, raw if raw is not None else {}, len(players))
-    first_player = settle_seat(values["first_player"], players, rng, "First starting player")
+    first_player = settle_seat(values["first_player"], players, rng, t("First starting player"))
     return {"first_player": first_player, "scorers_7_plus": values["scorers_7_plus"]}
 
 
@@ -240,11 +252,11 @@ def setup(players: list[str], options: dict) -> dict:
     check_player_count(len(players), NAME, MIN_PLAYERS, MAX_PLAYERS)
     first = options.get("first_player")
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(players):
-        raise Rejected("The first starting player must be one of the seats.")
+        raise Rejected(t("The first starting player must be one of the seats."))
     scorers_7_plus = options.get("scorers_7_plus", DEFAULT_SCORERS_7_PLUS)
     if (isinstance(scorers_7_plus, bool) or not isinstance(scorers_7_plus, int)
             or not 1 <= scorers_7_plus <= 6):
-        raise Rejected("Scorers per round with 7-12 players: choose 1 to 6.")
+        raise Rejected(t("Scorers per round with 7-12 players: choose 1 to 6."))
     seat_count = len(players)
     state = {
         "rules_version": RULES_VERSION,
@@ -268,9 +280,9 @@ def setup(players: list[str], options: dict) -> dict:
         "round_scores": [],  # each seat's score at the end of each finished round
         "events": [],
     }
-    state["events"].append(f"Round 1: {players[first]} is the starting player. "
-                           f"Wandering phase: {players[first]} draws a card, then plays a card; "
-                           "then the next player in turn order.")
+    state["events"].append(t("Round 1: {name} is the starting player. Wandering phase: {name} "
+                             "draws a card, then plays a card; then the next player in turn order.",
+                             name=players[first]))
     return state
 
 
@@ -279,23 +291,27 @@ def setup_notes(n_players: int) -> list[str]:
     check_player_count(n_players, NAME, MIN_PLAYERS, MAX_PLAYERS)
     notes = []
     if n_players >= TWO_DECKS_FROM:
-        notes.append("Take two decks, remove one Golden Phoenix and shuffle the rest together: "
-                     "there is still only one Golden Phoenix in the game.")
+        notes.append(t("Take two decks, remove one Golden Phoenix and shuffle the rest together: "
+                       "there is still only one Golden Phoenix in the game."))
     else:
-        notes.append("Shuffle the deck.")
+        notes.append(t("Shuffle the deck."))
     notes += [
-        "Place the deck face down in the middle of the table.",
-        "Turn over the top card next to it to start the discard pile.",
-        f"Deal {HAND_SIZE} cards to each player.",
+        t("Place the deck face down in the middle of the table."),
+        t("Turn over the top card next to it to start the discard pile."),
+        tn("Deal {count} card to each player.", "Deal {count} cards to each player.", HAND_SIZE),
     ]
     if n_players >= TWO_DECKS_FROM:
-        notes.append(f"With {n_players} players the number of scorers per round is a setup "
-                     f"option ({DEFAULT_SCORERS_7_PLUS} unless changed).")
+        notes.append(t("With {players} players the number of scorers per round is a setup "
+                       "option ({default} unless changed).", players=n_players,
+                       default=DEFAULT_SCORERS_7_PLUS))
     else:
         count = scorer_count(n_players)
-        notes.append(f"With {n_players} players, {_scorer_words(count)} per round "
-                     f"{_agree(count, 'adds', 'add')} their Contest Creature to their scored cards.")
-    notes.append("Play 4 rounds; play goes clockwise from the starting player.")
+        notes.append(tn("With {players} players, {count} scorer per round adds their Contest "
+                        "Creature to their scored cards.",
+                        "With {players} players, {count} scorers per round add their Contest "
+                        "Creature to their scored cards.", count, players=n_players))
+    notes.append(tn("Play {count} round; play goes clockwise from the starting player.",
+                    "Play {count} rounds; play goes clockwise from the starting player.", ROUNDS))
     return notes
 
 
@@ -328,16 +344,20 @@ def _round_tie_sentences(rows: list[dict], starting_seat: int, players: list[str
             continue
         names = [players[s] for s in seats]
         if len(seats) == 2:
-            lead = f"{names[0]} and {names[1]} both have {total}"
             if seats[0] == starting_seat:
-                sentences.append(f"{lead}; {names[0]} is the starting player, "
-                                 f"so {names[0]} ranks higher.")
+                sentences.append(t("{first} and {second} both have {total}; {first} is the "
+                                   "starting player, so {first} ranks higher.",
+                                   first=names[0], second=names[1], total=total))
             else:
-                sentences.append(f"{lead}; {names[0]} is closer to the starting player "
-                                 f"{starter}, so {names[0]} ranks higher.")
+                sentences.append(t("{first} and {second} both have {total}; {first} is closer "
+                                   "to the starting player {starter}, so {first} ranks higher.",
+                                   first=names[0], second=names[1], total=total, starter=starter))
         else:
-            sentences.append(f"{join_names(names)} all have {total}; the closer to the starting "
-                             f"player {starter} in turn order, the higher: {', '.join(names)}.")
+            # The order is the players' names alone, best first: no word of any language.
+            sentences.append(t("{names} all have {total}; the closer to the starting player "
+                               "{starter} in turn order, the higher: {order}.",
+                               names=join_names(names), total=total, starter=starter,
+                               order=", ".join(names)))
     return sentences
 
 
@@ -355,28 +375,52 @@ def _final_keys(entry: dict) -> dict:
 
 
 def _beats_sentence(upper: dict, lower: dict, starter: str) -> str:
-    """Say which tie-break step puts `upper` ahead of `lower`, both on the same score."""
+    """Say which tie-break step puts `upper` ahead of `lower`, both on the same score.
+
+    One whole message per step (and per way the step is decided), so each language says the
+    comparison its own way; the number of scored cards (the same for both from step 3 on)
+    is a counted phrase of its own, said "with 3 scored cards".
+    """
     a, b = upper["name"], lower["name"]
-    head = f"{a} beats {b}: both {upper['score']}"
+    both = {"winner": a, "loser": b, "score": upper["score"]}
     if upper["phoenix"] != lower["phoenix"]:
-        return f"{head}, {a} holds the Golden Phoenix."
+        return t("{winner} beats {loser}: both {score}, {winner} holds the Golden Phoenix.", **both)
     if upper["cards"] != lower["cards"]:
-        return f"{head}, {plural(upper['cards'], 'scored card')} to {lower['cards']}."
-    same = f"{head} with {plural(upper['cards'], 'scored card')}"
+        return tn("{winner} beats {loser}: both {score}, {count} scored card to {other}.",
+                  "{winner} beats {loser}: both {score}, {count} scored cards to {other}.",
+                  upper["cards"], other=lower["cards"], **both)
+    cards = tnc("with", "{count} scored card", "{count} scored cards", upper["cards"])
     if upper["highest"] != lower["highest"]:
-        return f"{same}, highest card {upper['highest']} to {lower['highest']}."
+        return t("{winner} beats {loser}: both {score} with {cards}, highest card {highest} to "
+                 "{other}.", cards=cards, highest=upper["highest"], other=lower["highest"], **both)
     if upper["highest_count"] != lower["highest_count"]:
-        return (f"{same} and highest card {upper['highest']}, "
-                f"{_in_words(upper['highest_count'])} {'card' if upper['highest_count'] == 1 else 'cards'} "
-                f"of {upper['highest']} to {_in_words(lower['highest_count'])}.")
-    if upper["cards"]:
-        equal = (f"{same}, highest card {upper['highest']} "
-                 f"({_in_words(upper['highest_count'])} of them); ")
-    else:
-        equal = f"{head}, no scored cards each; "
-    if upper["distance"] == 0:
-        return f"{equal}{a} is the starting player, first in turn order."
-    return f"{equal}{a} sits earlier in turn order from the starting player {starter}."
+        return tn("{winner} beats {loser}: both {score} with {cards} and highest card {highest}, "
+                  "{count} card of {highest} to {other}.",
+                  "{winner} beats {loser}: both {score} with {cards} and highest card {highest}, "
+                  "{count} cards of {highest} to {other}.",
+                  upper["highest_count"], cards=cards, highest=upper["highest"],
+                  other=lower["highest_count"], **both)
+    first = upper["distance"] == 0
+    if not upper["cards"]:
+        if first:
+            return t("{winner} beats {loser}: both {score}, no scored cards each; {winner} is "
+                     "the starting player, first in turn order.", **both)
+        return t("{winner} beats {loser}: both {score}, no scored cards each; {winner} sits "
+                 "earlier in turn order from the starting player {starter}.", starter=starter, **both)
+    if first:
+        return tn("{winner} beats {loser}: both {score} with {cards}, highest card {highest} "
+                  "({count} of them); {winner} is the starting player, first in turn order.",
+                  "{winner} beats {loser}: both {score} with {cards}, highest card {highest} "
+                  "({count} of them); {winner} is the starting player, first in turn order.",
+                  upper["highest_count"], cards=cards, highest=upper["highest"], **both)
+    return tn("{winner} beats {loser}: both {score} with {cards}, highest card {highest} "
+              "({count} of them); {winner} sits earlier in turn order from the starting player "
+              "{starter}.",
+              "{winner} beats {loser}: both {score} with {cards}, highest card {highest} "
+              "({count} of them); {winner} sits earlier in turn order from the starting player "
+              "{starter}.",
+              upper["highest_count"], cards=cards, highest=upper["highest"], starter=starter,
+              **both)
 
 
 def final_ranking(players_data, starting_seat: int) -> list[dict]:
@@ -406,10 +450,11 @@ def final_ranking(players_data, starting_seat: int) -> list[dict]:
         if tied_above:
             reason = _beats_sentence(rows[index - 1], row, starter)
         elif tied_below:
-            reason = (f"{row['score']} points, tied with {join_names(tied_below)}; "
-                      f"the tie-breaks put {row['name']} first.")
+            reason = tn("{count} point, tied with {others}; the tie-breaks put {name} first.",
+                        "{count} points, tied with {others}; the tie-breaks put {name} first.",
+                        row["score"], others=join_names(tied_below), name=row["name"])
         else:
-            reason = f"{row['score']} points."
+            reason = tn("{count} point.", "{count} points.", row["score"])
         result.append({"seat": row["seat"], "name": row["name"], "score": row["score"],
                        "place": index + 1, "reason": reason})
     return result
@@ -429,13 +474,23 @@ def verdict(ranking: list[dict]) -> dict:
     if second["score"] == first["score"]:
         why = second["reason"]
     else:
-        why = (f"{plural(first['score'] - second['score'], 'point')} ahead of {second['name']} "
-               f"({second['score']}).")
+        why = tn("{count} point ahead of {name} ({score}).",
+                 "{count} points ahead of {name} ({score}).",
+                 first["score"] - second["score"], name=second["name"], score=second["score"])
     ties = [row["reason"] for above, row in zip(ranking[1:], ranking[2:])
             if above["score"] == row["score"]]
     return {"winner": first["name"], "score": first["score"],
-            "headline": f"{first['name']} wins with {plural(first['score'], 'point')}.",
+            "headline": tn("{name} wins with {count} point.", "{name} wins with {count} points.",
+                           first["score"], name=first["name"]),
             "why": why, "ties": ties}
+
+
+def _sentences(sentences: list) -> str:
+    """Whole sentences one after another, as one text (each stays its own message)."""
+    said = sentences[-1]
+    for sentence in reversed(sentences[:-1]):
+        said = tc("sentences in a row", "{sentence} {following}", sentence=sentence, following=said)
+    return said
 
 
 def outcome(state: dict) -> dict | None:
@@ -456,7 +511,7 @@ def outcome(state: dict) -> dict | None:
         "rounds": state["round"],
         "score_by_round": by_round,
         # The one sentence shown on the table, in the history and in the export: who and why.
-        "summary": " ".join([result["headline"], result["why"], *result["ties"]]),
+        "summary": _sentences([result["headline"], result["why"], *result["ties"]]),
     }
 
 
@@ -469,7 +524,7 @@ def apply(state: dict, action: str, params: dict, seat: int) -> dict:
                              _seat_count(state))
     _require_seat(state, seat)
     if state["phase"] == PHASE_OVER and action not in _ALLOWED_WHEN_OVER:
-        raise Rejected("The game is over.")
+        raise Rejected(t("The game is over."))
     # The state is plain JSON by contract, so a JSON round trip is a fast deep copy.
     new_state = json.loads(json.dumps(state))
     new_state["events"] = []
@@ -483,30 +538,31 @@ def _enter_phase(state: dict, phase: str) -> None:
     state["phase"] = phase
     starter = state["players"][state["starting_player"]]
     if phase == PHASE_WANDERING:
-        state["events"].append(f"Wandering phase: from {starter} in turn order, "
-                               "each player draws a card and plays a card.")
+        state["events"].append(t("Wandering phase: from {starter} in turn order, each player "
+                                 "draws a card and plays a card.", starter=starter))
         if wandering_seat(state) is not None:
-            state["events"].append(f"Now: {_turn_text(state)}.")
+            state["events"].append(t("Now: {name}'s turn to draw and play.",
+                                     name=state["players"][wandering_seat(state)]))
     elif phase == PHASE_CONTEST:
-        state["events"].append("Contest phase: everyone plays a Contest Creature face down; "
-                               "reveal them together.")
+        state["events"].append(t("Contest phase: everyone plays a Contest Creature face down; "
+                                 "reveal them together."))
     elif phase == PHASE_BOOST:
-        state["events"].append(f"Boost phase, Boost round {state['boost_round']}: "
-                               "boost or pass.")
+        state["events"].append(t("Boost phase, Boost round {number}: boost or pass.",
+                                 number=state["boost_round"]))
     elif phase == PHASE_SCORING:
-        state["events"].append("Scoring phase: enter each player's round total.")
+        state["events"].append(t("Scoring phase: enter each player's round total."))
     elif phase == PHASE_CLEANUP:
-        state["events"].append("Clean-up phase: discard the cards in play except scored cards, "
-                               "then start the next round.")
+        state["events"].append(t("Clean-up phase: discard the cards in play except scored cards, "
+                                 "then start the next round."))
 
 
 def _set_phase(state: dict, params: dict, seat: int) -> None:
     """Jump to any phase of the checklist; clean-up does not exist in the last round."""
     phase = params["phase"]
     if phase == PHASE_CLEANUP and state["round"] == ROUNDS:
-        raise Rejected("There is no Clean-up phase in the last round: finish the game instead.")
+        raise Rejected(t("There is no Clean-up phase in the last round: finish the game instead."))
     if phase == state["phase"]:
-        raise Rejected(f"It is already the {PHASE_LABELS[phase]} phase.")
+        raise Rejected(_PHASE_ALREADY[phase])
     _enter_phase(state, phase)
 
 
@@ -519,19 +575,29 @@ def step_values(state: dict) -> dict:
             "next_round": state["round"] + 1 if state["round"] < ROUNDS else None}
 
 
+_NOW = {
+    PHASE_WANDERING: t("it is now round {round}, the Wandering phase"),
+    PHASE_CONTEST: t("it is now round {round}, the Contest phase"),
+    PHASE_BOOST: t("it is now round {round}, the Boost phase, Boost round {boost_round}"),
+    PHASE_SCORING: t("it is now round {round}, the Scoring phase"),
+    PHASE_CLEANUP: t("it is now round {round}, the Clean-up phase"),
+    PHASE_OVER: t("the game is over"),
+}
+
+
 def _now_text(state: dict) -> str:
-    """Where the table is, for a refusal of an action meant for a step already gone by."""
-    text = f"it is now round {state['round']}, the {PHASE_LABELS[state['phase']]} phase"
-    if wandering_seat(state) is not None:
-        text += f", {_turn_text(state)}"
-    if state["phase"] == PHASE_BOOST:
-        text += f", Boost round {state['boost_round']}"
-    return text
+    """Where the table is, for a refusal of an action meant for a step already gone by: a
+    whole clause per phase."""
+    turn = wandering_seat(state)
+    if turn is not None:
+        return t("it is now round {round}, the Wandering phase, {name}'s turn to draw and play",
+                 round=state["round"], name=state["players"][turn])
+    return t(_NOW[state["phase"]].message, round=state["round"], boost_round=state["boost_round"])
 
 
 def _require_boost_round(state: dict, params: dict) -> None:
     named = params["boost_round"]
-    require_step(named, state["boost_round"], f"Boost round {named}", _now_text(state),
+    require_step(named, state["boost_round"], t("Boost round {number}", number=named), _now_text(state),
                  past=named < state["boost_round"])
 
 
@@ -539,13 +605,13 @@ def _next_phase(state: dict, params: dict, seat: int) -> None:
     """Advance one step; Scoring moves on only once the round is settled."""
     phase = state["phase"]
     named = params["phase"]
-    require_step(named, phase, f"the {PHASE_LABELS[named]} phase", _now_text(state),
+    require_step(named, phase, _PHASE_STEP[named], _now_text(state),
                  past=PHASES.index(named) < PHASES.index(phase))
     if phase in (PHASE_WANDERING, PHASE_CONTEST, PHASE_BOOST):
         _enter_phase(state, PHASES[PHASES.index(phase) + 1])
     elif phase == PHASE_SCORING:
         if not state["settled"]:
-            raise Rejected("Settle the round first: enter every total, then rank the round.")
+            raise Rejected(t("Settle the round first: enter every total, then rank the round."))
         if state["round"] == ROUNDS:
             _finish(state, params, seat)
         else:
@@ -568,14 +634,10 @@ def wandering_seat(state: dict) -> int | None:
     return wandering_order(state)[turn]
 
 
-def _turn_text(state: dict) -> str:
-    return f"{state['players'][wandering_seat(state)]}'s turn to draw and play"
-
-
 def _end_wandering_turn(state: dict, params: dict, seat: int) -> None:
     """One player has drawn a card and played one: the next player in turn order goes."""
     named = params["player"]
-    named_text = f"{state['players'][named]}'s turn"
+    named_text = t("{name}'s turn", name=state["players"][named])
     current = wandering_seat(state)
     if current is None:
         # Every turn of this round's Wandering phase is behind the table (or it was skipped).
@@ -586,26 +648,28 @@ def _end_wandering_turn(state: dict, params: dict, seat: int) -> None:
     state["wandering_turn"] += 1
     following = wandering_seat(state)
     if following is None:
-        state["events"].append("Everyone has drawn and played a card: the Wandering phase ends.")
+        state["events"].append(t("Everyone has drawn and played a card: the Wandering phase ends."))
         _enter_phase(state, PHASE_CONTEST)
         return
-    state["events"].append(f"{state['players'][following]}'s turn: draw a card, then play a card.")
+    state["events"].append(t("{name}'s turn: draw a card, then play a card.",
+                             name=state["players"][following]))
 
 
 def _set_wandering_turn(state: dict, params: dict, seat: int) -> None:
     """Correct whose turn it is in the Wandering phase (a turn tapped for the wrong player)."""
     if state["phase"] != PHASE_WANDERING:
-        raise Rejected("Turns to draw and play are taken in the Wandering phase.")
+        raise Rejected(t("Turns to draw and play are taken in the Wandering phase."))
     player = params["player"]
+    name = state["players"][player]
     if player == wandering_seat(state):
-        raise Rejected(f"It is already {_turn_text(state)}.")
+        raise Rejected(t("It is already {name}'s turn to draw and play.", name=name))
     state["wandering_turn"] = wandering_order(state).index(player)
-    state["events"].append(f"Corrected: it is {_turn_text(state)} a card.")
+    state["events"].append(t("Corrected: it is {name}'s turn to draw and play a card.", name=name))
 
 
 def _require_boost_phase(state: dict) -> None:
     if state["phase"] != PHASE_BOOST:
-        raise Rejected("Boosts are played only in the Boost phase.")
+        raise Rejected(t("Boosts are played only in the Boost phase."))
 
 
 def _acted_this_boost_round(state: dict, player: int) -> bool:
@@ -625,9 +689,10 @@ def _boost(state: dict, params: dict, seat: int) -> None:
     player = params["player"]
     name = state["players"][player]
     if state["passed"][player]:
-        raise Rejected(f"{name} has passed: no more boosts for {name} this round.")
+        raise Rejected(t("{name} has passed: no more boosts for {name} this round.", name=name))
     if _acted_this_boost_round(state, player):
-        raise Rejected(f"{name} has already played a boost in Boost round {state['boost_round']}.")
+        raise Rejected(t("{name} has already played a boost in Boost round {number}.",
+                         name=name, number=state["boost_round"]))
     state["boosts"][player] += 1
     _say_who_is_waiting(state)
 
@@ -639,13 +704,13 @@ def _pass_boost(state: dict, params: dict, seat: int) -> None:
     player = params["player"]
     name = state["players"][player]
     if state["passed"][player]:
-        raise Rejected(f"{name} has already passed.")
+        raise Rejected(t("{name} has already passed.", name=name))
     if _acted_this_boost_round(state, player):
-        raise Rejected(f"{name} has already played a boost in Boost round "
-                       f"{state['boost_round']}; pass in the next Boost round.")
+        raise Rejected(t("{name} has already played a boost in Boost round {number}; pass in "
+                         "the next Boost round.", name=name, number=state["boost_round"]))
     state["passed"][player] = True
     if all(state["passed"]):
-        state["events"].append("Everyone has passed: the Boost phase ends.")
+        state["events"].append(t("Everyone has passed: the Boost phase ends."))
         _enter_phase(state, PHASE_SCORING)
         return
     _say_who_is_waiting(state)
@@ -654,9 +719,10 @@ def _pass_boost(state: dict, params: dict, seat: int) -> None:
 def _say_who_is_waiting(state: dict) -> None:
     waiting = _waiting_for_boosts(state)
     if waiting:
-        state["events"].append(f"Waiting for {join_names(_names(state, waiting))} to boost or pass.")
+        state["events"].append(t("Waiting for {names} to boost or pass.",
+                                 names=join_names(_names(state, waiting))))
     else:
-        state["events"].append("Everyone has boosted or passed: turn the boosts face up.")
+        state["events"].append(t("Everyone has boosted or passed: turn the boosts face up."))
 
 
 def _next_boost_round(state: dict, params: dict, seat: int) -> None:
@@ -665,15 +731,20 @@ def _next_boost_round(state: dict, params: dict, seat: int) -> None:
     _require_boost_round(state, params)
     waiting = _waiting_for_boosts(state)
     if waiting:
-        raise Rejected(f"{join_names(_names(state, waiting))} must boost or pass first.")
+        raise Rejected(tn("{names} must boost or pass first.", "{names} must boost or pass first.",
+                          len(waiting), names=join_names(_names(state, waiting))))
     if state["boost_round"] >= BOOST_ROUNDS:
-        state["events"].append(f"{BOOST_ROUNDS} Boost rounds are over: the Boost phase ends.")
+        state["events"].append(tn("{count} Boost round is over: the Boost phase ends.",
+                                  "{count} Boost rounds are over: the Boost phase ends.",
+                                  BOOST_ROUNDS))
         _enter_phase(state, PHASE_SCORING)
         return
     state["boost_round"] += 1
     still_in = [s for s in range(_seat_count(state)) if not state["passed"][s]]
-    state["events"].append(f"Boost round {state['boost_round']}: "
-                           f"{join_names(_names(state, still_in))} may boost or pass.")
+    state["events"].append(tn("Boost round {number}: {names} may boost or pass.",
+                              "Boost round {number}: {names} may boost or pass.",
+                              len(still_in), number=state["boost_round"],
+                              names=join_names(_names(state, still_in))))
 
 
 def _enter_total(state: dict, params: dict, seat: int) -> None:
@@ -681,17 +752,17 @@ def _enter_total(state: dict, params: dict, seat: int) -> None:
     player = params["player"]
     name = state["players"][player]
     if state["phase"] != PHASE_SCORING:
-        raise Rejected("Round totals are entered in the Scoring phase.")
+        raise Rejected(t("Round totals are entered in the Scoring phase."))
     if state["settled"]:
-        raise Rejected("The round is already settled.")
+        raise Rejected(t("The round is already settled."))
     if state["totals"][player] is not None:
-        raise Rejected(f"{name}'s total is already entered; correct it instead.")
+        raise Rejected(t("{name}'s total is already entered; correct it instead.", name=name))
     state["totals"][player] = params["total"]
     missing = [s for s, total in enumerate(state["totals"]) if total is None]
     if missing:
-        state["events"].append(f"Still missing: {join_names(_names(state, missing))}.")
+        state["events"].append(t("Still missing: {names}.", names=join_names(_names(state, missing))))
     else:
-        state["events"].append("Every total is in: rank the round.")
+        state["events"].append(t("Every total is in: rank the round."))
 
 
 def _set_total(state: dict, params: dict, seat: int) -> None:
@@ -699,22 +770,22 @@ def _set_total(state: dict, params: dict, seat: int) -> None:
     player = params["player"]
     name = state["players"][player]
     if state["totals"][player] is None:
-        raise Rejected(f"{name} has no total yet: enter it first.")
+        raise Rejected(t("{name} has no total yet: enter it first.", name=name))
     state["totals"][player] = params["total"]
     if state["settled"]:
-        state["events"].append("The round is already settled: its ranking and scorers stay "
-                               "as they were (undo the ranking to redo it).")
+        state["events"].append(t("The round is already settled: its ranking and scorers stay "
+                                 "as they were (undo the ranking to redo it)."))
 
 
 def _settle_round(state: dict, params: dict, seat: int) -> None:
     """Rank the round, pick the scorers and the next starting player."""
     if state["phase"] != PHASE_SCORING:
-        raise Rejected("The round is ranked in the Scoring phase.")
+        raise Rejected(t("The round is ranked in the Scoring phase."))
     if state["settled"]:
-        raise Rejected("The round is already settled.")
+        raise Rejected(t("The round is already settled."))
     missing = [s for s, total in enumerate(state["totals"]) if total is None]
     if missing:
-        raise Rejected(f"Missing totals: {join_names(_names(state, missing))}.")
+        raise Rejected(t("Missing totals: {names}.", names=join_names(_names(state, missing))))
     players = state["players"]
     seat_count = _seat_count(state)
     count = scorer_count(seat_count, state["scorers_7_plus"])
@@ -725,27 +796,41 @@ def _settle_round(state: dict, params: dict, seat: int) -> None:
     state["scorers"] = [row["seat"] for row in rows if row["scorer"]]
     state["round_winner"] = winner
     state["creatures_logged"] = []
-    state["events"].append(f"Round {state['round']} ranking: "
-                           + ", ".join(f"{players[row['seat']]} {row['total']}" for row in rows) + ".")
+    # The ranking itself is names and numbers, best first: no word of any language.
+    state["events"].append(t("Round {round} ranking: {ranking}.", round=state["round"],
+                             ranking=", ".join(f"{players[row['seat']]} {row['total']}"
+                                               for row in rows)))
     state["events"] += _round_tie_sentences(rows, state["starting_player"], players)
     others = [players[s] for s in state["scorers"][1:]]
     if others:
-        state["events"].append(
-            f"{players[winner]} wins the round; {join_names(others)} also "
-            f"{_agree(len(others), 'scores', 'score')} ({_scorer_words(count)} with {seat_count} "
-            "players). Each scorer adds their Contest Creature to their scored cards.")
+        # Two scorers or more here, so "scorers" is always many; the verb agrees with `others`.
+        state["events"].append(tn(
+            "{winner} wins the round; {others} also scores ({scorers} scorers with {players} "
+            "players). Each scorer adds their Contest Creature to their scored cards.",
+            "{winner} wins the round; {others} also score ({scorers} scorers with {players} "
+            "players). Each scorer adds their Contest Creature to their scored cards.",
+            len(others), winner=players[winner], others=join_names(others), scorers=count,
+            players=seat_count))
     else:
-        state["events"].append(f"{players[winner]} wins the round and adds their Contest Creature "
-                               "to their scored cards.")
+        state["events"].append(t("{name} wins the round and adds their Contest Creature to "
+                                 "their scored cards.", name=players[winner]))
     if state["round"] < ROUNDS:
         following = left_of(winner, seat_count)
         state["next_starting_player"] = following
-        state["events"].append(f"{players[following]}, to the left of {players[winner]}, "
-                               f"will be the starting player of round {state['round'] + 1}.")
+        state["events"].append(t("{name}, to the left of {winner}, will be the starting player "
+                                 "of round {round}.", name=players[following],
+                                 winner=players[winner], round=state["round"] + 1))
     else:
         state["next_starting_player"] = None
-        state["events"].append("This is the last round: once the creatures are scored, "
-                               "apply end-of-game effects and end the game.")
+        state["events"].append(t("This is the last round: once the creatures are scored, "
+                                 "apply end-of-game effects and end the game."))
+
+
+_SCORES = {
+    "named": t("{name} scores {card} ({value})."),
+    "phoenix": t("{name} scores the Golden Phoenix ({value})."),
+    "plain": t("{name} scores a card worth {value}."),
+}
 
 
 def _score_creature(state: dict, params: dict, seat: int) -> None:
@@ -753,52 +838,58 @@ def _score_creature(state: dict, params: dict, seat: int) -> None:
     player = params["player"]
     name = state["players"][player]
     if not state["settled"]:
-        raise Rejected("Rank the round first: then the scorers add their Contest Creature.")
+        raise Rejected(t("Rank the round first: then the scorers add their Contest Creature."))
     if player not in state["scorers"]:
-        raise Rejected(f"{name} is not a scorer this round.")
+        raise Rejected(t("{name} is not a scorer this round.", name=name))
     if player in state["creatures_logged"]:
-        raise Rejected(f"{name} has already scored a Contest Creature this round.")
+        raise Rejected(t("{name} has already scored a Contest Creature this round.", name=name))
     if params["phoenix"]:
         _require_phoenix_free(state, player)
     card = _card(params["value"], params["name"], params["phoenix"])
     state["boards"][player]["cards"].append(card)
     state["creatures_logged"].append(player)
-    state["events"].append(f"{name} scores {_card_text(card)}.")
+    state["events"].append(_card_said(card, _SCORES, name=name))
     pending = _pending_creatures(state)
     if pending:
-        state["events"].append(f"Still to score a creature: {join_names(_names(state, pending))}.")
+        state["events"].append(t("Still to score a creature: {names}.",
+                                 names=join_names(_names(state, pending))))
     elif state["round"] == ROUNDS:
-        state["events"].append("Every creature is scored: apply end-of-game effects, "
-                               "then end the game.")
+        state["events"].append(t("Every creature is scored: apply end-of-game effects, "
+                                 "then end the game."))
     else:
-        state["events"].append("Every creature is scored: clean up and start the next round.")
+        state["events"].append(t("Every creature is scored: clean up and start the next round."))
 
 
 def _require_creatures_logged(state: dict) -> None:
     if not state["settled"]:
-        raise Rejected("Rank the round first.")
+        raise Rejected(t("Rank the round first."))
     pending = _pending_creatures(state)
     if pending:
-        raise Rejected(f"{join_names(_names(state, pending))} must first score "
-                       f"{'their Contest Creature' if len(pending) == 1 else 'their Contest Creatures'}.")
+        raise Rejected(tn("{names} must first score their Contest Creature.",
+                          "{names} must first score their Contest Creatures.",
+                          len(pending), names=join_names(_names(state, pending))))
 
 
 def _next_round(state: dict, params: dict, seat: int) -> None:
     """Run the Clean-up phase and start the next round."""
     named = params["round"]
     # The last round has no next one: any round named then has already started.
-    require_step(named, step_values(state)["next_round"], f"starting round {named}",
-                 _now_text(state), past=named <= state["round"], done="is already done")
+    require_step(named, step_values(state)["next_round"], t("starting round {round}", round=named),
+                 _now_text(state), past=named <= state["round"], done=t("is already done"))
     _require_creatures_logged(state)
     seat_count = _seat_count(state)
     players = state["players"]
     winner = state["round_winner"]
     state.setdefault("round_scores", []).append(
         [_final_keys(board)["score"] for board in state["boards"]])
-    state["events"].append("Clean-up: discard the cards in play except scored cards; each "
-                           "player may discard cards from hand; shuffle the discard pile into "
-                           "the deck, flip one card to start the discard pile, and draw back "
-                           f"to {HAND_SIZE} cards.")
+    state["events"].append(tn("Clean-up: discard the cards in play except scored cards; each "
+                              "player may discard cards from hand; shuffle the discard pile into "
+                              "the deck, flip one card to start the discard pile, and draw back "
+                              "to {count} card.",
+                              "Clean-up: discard the cards in play except scored cards; each "
+                              "player may discard cards from hand; shuffle the discard pile into "
+                              "the deck, flip one card to start the discard pile, and draw back "
+                              "to {count} cards.", HAND_SIZE))
     state["round"] += 1
     state["starting_player"] = left_of(winner, seat_count)
     state["phase"] = PHASE_WANDERING
@@ -813,19 +904,21 @@ def _next_round(state: dict, params: dict, seat: int) -> None:
     state["round_winner"] = None
     state["next_starting_player"] = None
     state["creatures_logged"] = []
-    state["events"].append(f"Round {state['round']}: {players[state['starting_player']]} is the "
-                           f"starting player (to the left of {players[winner]}, who won the round).")
+    state["events"].append(t("Round {round}: {name} is the starting player (to the left of "
+                             "{winner}, who won the round).", round=state["round"],
+                             name=players[state["starting_player"]], winner=players[winner]))
     if state["round"] == ROUNDS:
-        state["events"].append("Last round: no Clean-up after it.")
+        state["events"].append(t("Last round: no Clean-up after it."))
 
 
 def _finish(state: dict, params: dict, seat: int) -> None:
     """End the game after the last round's Scoring phase and announce the ranking."""
     if state["round"] != ROUNDS:
-        raise Rejected(f"The game ends after round {ROUNDS}; this is round {state['round']}.")
+        raise Rejected(t("The game ends after round {last}; this is round {round}.",
+                         last=ROUNDS, round=state["round"]))
     _require_creatures_logged(state)
     state["phase"] = PHASE_OVER
-    state["events"].append("The game is over.")
+    state["events"].append(t("The game is over."))
     _announce_final(state)
 
 
@@ -843,10 +936,10 @@ def _say_phoenix_moves(state: dict, holder_before: int | None) -> None:
     if holder == holder_before:
         return
     if holder is None:
-        state["events"].append("Nobody holds the Golden Phoenix now.")
+        state["events"].append(t("Nobody holds the Golden Phoenix now."))
     else:
-        state["events"].append(f"{state['players'][holder]} holds the Golden Phoenix now: "
-                               "it breaks a tie for the same score first.")
+        state["events"].append(t("{name} holds the Golden Phoenix now: it breaks a tie for the "
+                                 "same score first.", name=state["players"][holder]))
 
 
 def _add_card(state: dict, params: dict, seat: int) -> None:
@@ -910,7 +1003,7 @@ _HANDLERS = {
 # ----------------------------------------------------------------- view and log
 
 
-WANDERING_RULE = "Only a Spell's effect happens now; any other card is discarded with no effect."
+WANDERING_RULE = t("Only a Spell's effect happens now; any other card is discarded with no effect.")
 TIMER_STEP = "phase"
 _TIMED_PHASES = (PHASE_WANDERING, PHASE_CONTEST, PHASE_BOOST)
 
@@ -920,29 +1013,33 @@ def timer_cue(state: dict):
     phase = state["phase"]
     if phase not in _TIMED_PHASES:
         return None
-    label = f"Round {state['round']} · {PHASE_LABELS[phase]}"
     turn_seat = wandering_seat(state)
     if turn_seat is not None:
         # A countdown afresh for each player's turn, as for each Boost round.
         return (f"{state['round']}:{phase}:{state['wandering_turn']}",
-                f"{label}: {state['players'][turn_seat]}'s turn")
+                t("Round {round} · Wandering: {name}'s turn", round=state["round"],
+                  name=state["players"][turn_seat]))
     if phase == PHASE_BOOST:
-        label += f" round {state['boost_round']}"
-        return f"{state['round']}:{phase}:{state['boost_round']}", label
-    return f"{state['round']}:{phase}", label
+        return (f"{state['round']}:{phase}:{state['boost_round']}",
+                t("Round {round} · Boost round {number}", round=state["round"],
+                  number=state["boost_round"]))
+    return f"{state['round']}:{phase}", t("Round {round} · {phase}", round=state["round"],
+                                          phase=PHASE_LABELS[phase])
 
 
 def _phase_hint(state: dict) -> str:
     """What the table does in this phase, in one line for the screen."""
     starter = state["players"][state["starting_player"]]
+    phase = state["phase"]
+    if phase == PHASE_WANDERING:
+        return t("From {starter}, in turn order: draw a card, then play a card.", starter=starter)
     return {
-        PHASE_WANDERING: f"From {starter}, in turn order: draw a card, then play a card.",
-        PHASE_CONTEST: "Everyone plays a Contest Creature face down; reveal them together.",
-        PHASE_BOOST: "Each player still in plays one boost face down, or passes.",
-        PHASE_SCORING: "Enter each player's round total.",
-        PHASE_CLEANUP: "Discard the cards in play except scored cards, then start the next round.",
-        PHASE_OVER: "The game is over.",
-    }[state["phase"]]
+        PHASE_CONTEST: t("Everyone plays a Contest Creature face down; reveal them together."),
+        PHASE_BOOST: t("Each player still in plays one boost face down, or passes."),
+        PHASE_SCORING: t("Enter each player's round total."),
+        PHASE_CLEANUP: t("Discard the cards in play except scored cards, then start the next round."),
+        PHASE_OVER: t("The game is over."),
+    }[phase]
 
 
 def view(state: dict, seat: int | None) -> dict:
@@ -976,7 +1073,7 @@ def view(state: dict, seat: int | None) -> dict:
         "round": state["round"],
         "rounds": ROUNDS,
         "phase": state["phase"],
-        "phase_label": PHASE_LABELS.get(state["phase"], "Game over"),
+        "phase_label": PHASE_LABELS.get(state["phase"], GAME_OVER_LABEL),
         "phases": phases,
         "starting_player": state["starting_player"],
         "next_starting_player": state["next_starting_player"],
@@ -1027,53 +1124,115 @@ def secret_open(state: dict, seat: int) -> bool:
     return False
 
 
+# The log's lines that name a card: one message per card kind and per whose card it is.
+_LOG_SCORED = {
+    "named": t("{who} scored {card} ({value})"),
+    "phoenix": t("{who} scored the Golden Phoenix ({value})"),
+    "plain": t("{who} scored a card worth {value}"),
+}
+_LOG_SCORED_FOR = {
+    "named": t("{who} scored {card} ({value}) for {target}"),
+    "phoenix": t("{who} scored the Golden Phoenix ({value}) for {target}"),
+    "plain": t("{who} scored a card worth {value} for {target}"),
+}
+_LOG_ADDED = {
+    "named": t("{who} added {card} ({value}) to their own scored cards"),
+    "phoenix": t("{who} added the Golden Phoenix ({value}) to their own scored cards"),
+    "plain": t("{who} added a card worth {value} to their own scored cards"),
+}
+_LOG_ADDED_FOR = {
+    "named": t("{who} added {card} ({value}) to {target}'s scored cards"),
+    "phoenix": t("{who} added the Golden Phoenix ({value}) to {target}'s scored cards"),
+    "plain": t("{who} added a card worth {value} to {target}'s scored cards"),
+}
+_LOG_CHANGED = {
+    "named": t("{who} changed their own scored card {number} to {card} ({value})"),
+    "phoenix": t("{who} changed their own scored card {number} to the Golden Phoenix ({value})"),
+    "plain": t("{who} changed their own scored card {number} to a card worth {value}"),
+}
+_LOG_CHANGED_FOR = {
+    "named": t("{who} changed {target}'s scored card {number} to {card} ({value})"),
+    "phoenix": t("{who} changed {target}'s scored card {number} to the Golden Phoenix ({value})"),
+    "plain": t("{who} changed {target}'s scored card {number} to a card worth {value}"),
+}
+_LOG_PHASE = {
+    PHASE_WANDERING: t("{who} moved to the Wandering phase"),
+    PHASE_CONTEST: t("{who} moved to the Contest phase"),
+    PHASE_BOOST: t("{who} moved to the Boost phase"),
+    PHASE_SCORING: t("{who} moved to the Scoring phase"),
+    PHASE_CLEANUP: t("{who} moved to the Clean-up phase"),
+}
+
+
 def describe(action: str, params: dict, seat: int, players: list[str]) -> str:
-    """Write one public log line."""
+    """Write one public log line: a whole message per action, per card kind, and per whether
+    the player acted for themselves or for someone else."""
     params = params if isinstance(params, dict) else {}
     who = player_name(players, seat)
     target_seat = params.get("player")
     target = player_name(players, target_seat)
-    whose = "their own" if target_seat == seat else f"{target}'s"
-    for_whom = "" if target_seat == seat else f" for {target}"
+    own = target_seat == seat
     card = _card(as_int(params.get("value")), str(params.get("name") or ""),
                  bool(params.get("phoenix")))
     if action == "set_phase":
-        label = PHASE_LABELS.get(params.get("phase"))
-        return f"{who} moved to the {label} phase" if label else f"{who} moved to another phase"
+        line = _LOG_PHASE.get(params.get("phase")) if isinstance(params.get("phase"), str) else None
+        return t(line.message, who=who) if line else t("{who} moved to another phase", who=who)
     if action == "next_phase":
-        return f"{who} moved on to the next phase"
+        return t("{who} moved on to the next phase", who=who)
     if action == "end_wandering_turn":
-        if target_seat == seat:
-            return f"{who} drew and played a card"
-        return f"{who} logged {target}'s turn: drew and played a card"
+        if own:
+            return t("{who} drew and played a card", who=who)
+        return t("{who} logged {target}'s turn: drew and played a card", who=who, target=target)
     if action == "set_wandering_turn":
-        return f"{who} corrected the turn: {target} draws and plays now"
+        return t("{who} corrected the turn: {target} draws and plays now", who=who, target=target)
     if action == "boost":
-        return f"{who} logged a boost{for_whom}"
+        if own:
+            return t("{who} logged a boost", who=who)
+        return t("{who} logged a boost for {target}", who=who, target=target)
     if action == "pass_boost":
-        return f"{who} passed" if target_seat == seat else f"{who} logged a pass for {target}"
+        if own:
+            return t("{who} passed", who=who)
+        return t("{who} logged a pass for {target}", who=who, target=target)
     if action == "next_boost_round":
-        return f"{who} started the next Boost round"
+        return t("{who} started the next Boost round", who=who)
     if action == "enter_total":
-        return f"{who} entered {whose} round total: {as_int(params.get('total'))}"
+        total = as_int(params.get("total"))
+        if own:
+            return t("{who} entered their own round total: {total}", who=who, total=total)
+        return t("{who} entered {target}'s round total: {total}", who=who, target=target,
+                 total=total)
     if action == "set_total":
-        return f"{who} corrected {whose} round total to {as_int(params.get('total'))}"
+        total = as_int(params.get("total"))
+        if own:
+            return t("{who} corrected their own round total to {total}", who=who, total=total)
+        return t("{who} corrected {target}'s round total to {total}", who=who, target=target,
+                 total=total)
     if action == "settle_round":
-        return f"{who} ranked the round"
+        return t("{who} ranked the round", who=who)
     if action == "score_creature":
-        return f"{who} scored {_card_text(card)}{for_whom}"
+        return _card_said(card, _LOG_SCORED if own else _LOG_SCORED_FOR, who=who, target=target)
     if action == "next_round":
-        return f"{who} cleaned up and started the next round"
+        return t("{who} cleaned up and started the next round", who=who)
     if action == "finish":
-        return f"{who} ended the game"
+        return t("{who} ended the game", who=who)
     if action == "add_card":
-        return f"{who} added {_card_text(card)} to {whose} scored cards"
+        return _card_said(card, _LOG_ADDED if own else _LOG_ADDED_FOR, who=who, target=target)
+    number = as_int(params.get("index")) + 1
     if action == "edit_card":
-        return (f"{who} changed {whose} scored card {as_int(params.get('index')) + 1} "
-                f"to {_card_text(card)}")
+        return _card_said(card, _LOG_CHANGED if own else _LOG_CHANGED_FOR, who=who,
+                          target=target, number=number)
     if action == "remove_card":
-        return f"{who} removed {whose} scored card {as_int(params.get('index')) + 1}"
+        if own:
+            return t("{who} removed their own scored card {number}", who=who, number=number)
+        return t("{who} removed {target}'s scored card {number}", who=who, target=target,
+                 number=number)
     if action == "set_adjustment":
-        return f"{who} set {whose} end-of-game adjustment to {as_int(params.get('amount')):+d}"
+        # A signed amount ("+3", "-2") is a number with its sign, the same in every language.
+        amount = f"{as_int(params.get('amount')):+d}"
+        if own:
+            return t("{who} set their own end-of-game adjustment to {amount}", who=who,
+                     amount=amount)
+        return t("{who} set {target}'s end-of-game adjustment to {amount}", who=who,
+                 target=target, amount=amount)
     spec = ACTIONS.get(action)
-    return f"{who}: {spec.label if spec else action}"
+    return t("{who}: {action}", who=who, action=spec.label if spec else action)

@@ -7,6 +7,7 @@ import time
 from flask import Blueprint, jsonify, request
 
 from .. import tables, timers
+from ..games.words import t
 from ..db import get_db
 from ..games import GAMES, get_game, json_view
 from . import following, phone
@@ -18,7 +19,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 def _body() -> dict:
     body = request.get_json(silent=True)
     if not isinstance(body, dict):
-        raise tables.TableError("Send a JSON object in the request body.")
+        raise tables.TableError(t("Send a JSON object in the request body."))
     return body
 
 
@@ -26,7 +27,7 @@ def _seat_arg(raw):
     if raw is None:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise tables.TableError("seat must be a whole number.")
+        raise tables.TableError(t("seat must be a whole number."))
     return raw
 
 
@@ -39,7 +40,7 @@ def table_json(code, seat=None, just_chose=False, **extra):
     table = tables.load(get_db(), code)
     held = phone.held_seats(table)
     if seat is not None and seat not in held:
-        raise tables.Forbidden("This phone does not hold that seat.")
+        raise tables.Forbidden(t("This phone does not hold that seat."))
     viewer = seat if seat is not None else (held[0] if len(held) == 1 else None)
     own_pick = len(held) == 1 or just_chose
     game = get_game(table.game)
@@ -89,7 +90,7 @@ def read(code):
     try:
         seat = int(raw) if raw not in (None, "") else None
     except ValueError:
-        raise tables.TableError("seat must be a whole number.") from None
+        raise tables.TableError(t("seat must be a whole number.")) from None
     return jsonify(table_json(code, seat))
 
 
@@ -131,7 +132,7 @@ def apply(code):
     held = phone.held_seats(table)
     params = body.get("params", {})
     if not isinstance(params, dict):
-        raise tables.TableError("params must be a JSON object.")
+        raise tables.TableError(t("params must be a JSON object."))
     try:
         outcome = tables.apply_action(get_db(), code, held, seat, body.get("action"), params,
                                       body.get("version"), body.get("request_id"))

@@ -8,12 +8,17 @@ from .. import campaigns, store, tables
 from ..db import get_db
 from ..games import explorers_campaign as rules
 from ..games import explorers_of_the_woodlands as explorers
+from ..games.words import t, tc
 from . import following, phone
 from .pages import live_hub
 
 bp = Blueprint("campaigns", __name__)
 
-HERO_CHOICES = [(hero, f"{explorers.HERO_LABELS[hero]} ({explorers.HERO_COLORS[hero]})")
+# A Hero's name (a proper name) and its colour, which is translated.
+HERO_COLOURS = {"green": tc("hero colour", "green"), "purple": tc("hero colour", "purple"),
+                "blue": tc("hero colour", "blue"), "orange": tc("hero colour", "orange")}
+HERO_CHOICES = [(hero, t("{hero} ({colour})", hero=explorers.HERO_LABELS[hero],
+                         colour=HERO_COLOURS[explorers.HERO_COLORS[hero]]))
                 for hero in explorers.HEROES]
 
 
@@ -114,7 +119,7 @@ def campaign_restart(campaign_id):
             try:
                 discards[hero] = int(raw)
             except ValueError:
-                return _page(campaign_id, "Choose a Loot card from the list.", 400)
+                return _page(campaign_id, t("Choose a Loot card from the list."), 400)
     try:
         campaigns.restart(get_db(), campaign_id, discards)
     except tables.NotFound:

@@ -12,6 +12,7 @@ from .. import campaigns, tables
 from ..db import get_db
 from ..games import explorers_campaign as rules
 from ..games import explorers_of_the_woodlands as explorers
+from ..games.words import t
 from . import phone
 from .api import _body  # the JSON body, one object, read as every /api route reads it
 from .pages import join_url, live_hub
@@ -24,7 +25,7 @@ def _text(body: dict, key: str, default: str = "") -> str:
     if value is None:
         return default
     if not isinstance(value, str):
-        raise tables.TableError(f"{key} must be text.")
+        raise tables.TableError(t("{key} must be text.", key=key))
     return value
 
 
@@ -70,7 +71,8 @@ def create():
     body = _body()
     first_player = body.get("first_player", 0)
     if isinstance(first_player, bool) or not isinstance(first_player, int):
-        raise tables.TableError("first_player must be a seat number (0 for the first player).")
+        raise tables.TableError(t("first_player must be a seat number (0 for the first "
+                                  "player)."))
     campaign_id = campaigns.create(get_db(), _text(body, "name"), body.get("players"),
                                    body.get("heroes"), first_player,
                                    _text(body, "thorns", "regular"))
@@ -120,16 +122,19 @@ def restart(campaign_id):
     body = _body()
     discards = body.get("discards", {})
     if not isinstance(discards, dict):
-        raise tables.TableError('discards must be a JSON object, e.g. {"xylia": 0}.')
+        raise tables.TableError(t("discards must be a JSON object, e.g. {example}.",
+                                  example='{"xylia": 0}'))
     row = campaigns.load(get_db(), campaign_id)
     playing = {hero["id"] for hero in row.state["heroes"]}
     strangers = sorted(set(discards) - playing)
     if strangers:
-        raise tables.TableError(f"Not a Hero of this campaign: {', '.join(strangers)[:80]}. "
-                                f"Its Heroes are {', '.join(sorted(playing))}.")
+        raise tables.TableError(t("Not a Hero of this campaign: {strangers}. Its Heroes are "
+                                  "{heroes}.", strangers=", ".join(strangers)[:80],
+                                  heroes=", ".join(sorted(playing))))
     for hero, index in discards.items():
         if isinstance(index, bool) or not isinstance(index, int):
-            raise tables.TableError(f"Choose which Loot card {explorers.hero_label(hero)} "
-                                    "discards by its number in the list (0 for the first).")
+            raise tables.TableError(t("Choose which Loot card {hero} discards by its number in "
+                                      "the list (0 for the first).",
+                                      hero=explorers.hero_label(hero)))
     campaigns.restart(get_db(), campaign_id, discards)
     return jsonify(campaign_json(campaigns.load(get_db(), campaign_id)))

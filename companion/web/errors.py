@@ -10,6 +10,8 @@ from flask import Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import store, tables
+from ..games.words import t
+from . import i18n
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
@@ -18,14 +20,14 @@ SUBRESOURCE_TYPES = ("text/css", "text/javascript", "application/javascript",
                      "application/manifest+json")
 
 FRIENDLY = {
-    400: "That request was not understood.",
-    403: "That is not allowed from this phone.",
-    404: "There is nothing here. Check the address or the table code.",
-    405: "That page cannot be used that way.",
-    413: "That request is too large.",
-    503: "The game's database cannot be reached just now; nothing was changed. "
-         "Try again in a moment.",
-    429: "Too many wrong table codes from this phone. Wait a minute, then try again.",
+    400: t("That request was not understood."),
+    403: t("That is not allowed from this phone."),
+    404: t("There is nothing here. Check the address or the table code."),
+    405: t("That page cannot be used that way."),
+    413: t("That request is too large."),
+    503: t("The game's database cannot be reached just now; nothing was changed. "
+           "Try again in a moment."),
+    429: t("Too many wrong table codes from this phone. Wait a minute, then try again."),
 }
 
 
@@ -34,23 +36,27 @@ def _wants_json() -> bool:
 
 
 def _message(status: int, message: str):
+    """The message in the request's language: JSON (said by the app's JSON provider), a
+    notice for htmx, or the error page."""
     if _wants_json():
         return jsonify({"error": message}), status
     if request.headers.get("HX-Request"):
         # htmx swaps no 4xx answer, so the phone would show nothing: answer 200, keep the
         # screen as it is, and let the page show the message as a notice in view. A database
         # lost keeps its 503: htmx still reads the notice from HX-Trigger.
-        response = Response(message, status=503 if status == 503 else 200, mimetype="text/plain")
+        said = i18n.say(message)
+        response = Response(said, status=503 if status == 503 else 200, mimetype="text/plain")
         response.headers["HX-Reswap"] = "none"
-        response.headers["HX-Trigger"] = json.dumps({"forest-notice": {"message": message}})
+        response.headers["HX-Trigger"] = json.dumps({"forest-notice": {"message": said}})
         return response
-    return render_template("error.html", message=message, status=status), status
+    # The language menu leads back here without the query string, which may be what was refused.
+    return render_template("error.html", message=message, status=status, language_next=request.path), status
 
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
-UNKNOWN_HOST = ("This server does not answer to that address. Open Forest Table by the address "
-                "shown on the host's screen (or add the name to FOREST_TABLE_TRUSTED_HOSTS).")
+UNKNOWN_HOST = t("This server does not answer to that address. Open Forest Table by the address "
+                 "shown on the host's screen (or add the name to FOREST_TABLE_TRUSTED_HOSTS).")
 
 
 def _origin(url: str | None):
@@ -83,11 +89,11 @@ def cross_site_refusal() -> str | None:
     here = _origin(request.host_url)
     origin = request.headers.get("Origin")
     if origin is not None:
-        return None if _exact_origin(origin) == here else "Requests from other sites are refused."
+        return None if _exact_origin(origin) == here else t("Requests from other sites are refused.")
     if _origin(request.referrer) == here:
         return None
-    return ("Requests from other sites are refused: this one did not say which page sent it "
-            "(no Origin or Referer header).")
+    return t("Requests from other sites are refused: this one did not say which page sent it "
+             "(no Origin or Referer header).")
 
 
 def init_app(app) -> None:
@@ -104,7 +110,7 @@ def init_app(app) -> None:
         # No page template: building its links needs the very Host that was refused.
         if _wants_json():
             return jsonify({"error": UNKNOWN_HOST}), 400
-        return Response(UNKNOWN_HOST, status=400, mimetype="text/plain")
+        return Response(i18n.say(UNKNOWN_HOST), status=400, mimetype="text/plain")
 
     @app.after_request
     def security_headers(response):
@@ -138,9 +144,9 @@ def init_app(app) -> None:
     def http_error(exc):
         if getattr(exc, "limit", None) is not None and exc.limit.error_message:
             return _message(429, exc.description)  # each rate limit says what it limits
-        return _message(exc.code or 400, FRIENDLY.get(exc.code, exc.description or "Error."))
+        return _message(exc.code or 400, FRIENDLY.get(exc.code, exc.description or t("Error.")))
 
     @app.errorhandler(Exception)
     def unexpected(exc):
         app.logger.exception("Unexpected error")
-        return _message(500, "Something went wrong on the server; nothing was changed.")
+        return _message(500, t("Something went wrong on the server; nothing was changed."))

@@ -16,8 +16,8 @@ from flask import url_for
 from jinja2 import pass_context
 from markupsafe import Markup, escape
 
-from ..games.words import join_names
-from . import templating
+from ..games.words import Names, Text, join_names, t
+from . import i18n, templating
 
 
 @lru_cache(maxsize=4096, typed=True)  # typed: True must not come back as "1"
@@ -25,9 +25,17 @@ def _escaped(value) -> str:
     return str(escape(value))
 
 
+def _said(value):
+    """A game's words (Text, Names) as this phone reads them; anything else as it is."""
+    return i18n.say(value) if isinstance(value, (Text, Names)) else value
+
+
 def _text(value) -> str:
     """A value escaped for HTML. The same few (action names, classes, seat numbers, the
-    version) come back in every form of every view, so each is escaped once."""
+    version) come back in every form of every view, so each is escaped once. A game's words
+    are said in the phone's language first."""
+    if isinstance(value, (Text, Names)):
+        value = i18n.say(value)
     try:
         return _escaped(value)
     except TypeError:  # unhashable
@@ -94,17 +102,18 @@ def spoken_name(label, visible) -> str | None:
     label leaves them out, so a player who says what they see (voice control) names it."""
     if not label:
         return None
+    label, visible = _said(label), _said(visible)
     shown = _plain(visible)
     # Whole words: "Boost" is not in "Ana boosts" for a listener.
     if not _words(shown) or f" {_words(shown)} " in f" {_words(label)} ":
         return label
-    return f"{label}: {shown}"
+    return i18n.say(t("{label}: {detail}", label=label, detail=shown))
 
 
 @pass_context
 def act_button(context, action, text, seat=None, cls="btn", fields=None, label=None):
     """A form of one button, with `fields` as hidden inputs."""
-    text = _spaced(text)
+    text = _spaced(_said(text))
     label = spoken_name(label, text)
     aria = f' aria-label="{_text(label)}"' if label else ""
     return Markup(f'{_opening(context, action, seat, "inline", None)}{_fields(fields or {})}'
@@ -115,23 +124,30 @@ def act_button(context, action, text, seat=None, cls="btn", fields=None, label=N
 def act_stepper(context, action, value, name, low, high, fields=None, label="", unit=""):
     """A number with − and + beside it, each its own form posting value ∓ 1."""
     hidden = _fields(fields or {})
-    label = _text(label)
+    said = _said(label)
 
     def step(new_value, disabled, sign, words):
         return (f'{_opening(context, action, None, "inline", None)}{hidden}'
                 f'<button class="btn step" name="{_text(name)}" value="{_text(new_value)}"'
-                f'{" disabled" if disabled else ""} aria-label="{label} {words}">{sign}</button></form>')
+                f'{" disabled" if disabled else ""} aria-label="{words}">{sign}</button></form>')
 
-    return Markup(f'<div class="stepper" role="group" aria-label="{label}">'
-                  f'{step(value - 1, value <= low, "−", "minus one")}'
+    def caption(message):
+        # The message's own words escaped once, the label as it came: a template's label is
+        # markup already (its player's name escaped there), plain text is escaped here.
+        return escape(i18n.say(t(message, label="{label}"))).format(label=said)
+
+    minus, plus = caption("{label} minus one"), caption("{label} plus one")
+    return Markup(f'<div class="stepper" role="group" aria-label="{_text(said)}">'
+                  f'{step(value - 1, value <= low, "−", minus)}'
                   f'<span class="step-value" aria-live="polite">{_text(value)}{_text(unit)}</span>'
-                  f'{step(value + 1, value >= high, "+", "plus one")}</div>')
+                  f'{step(value + 1, value >= high, "+", plus)}</div>')
 
 
 @pass_context
 def big_button(context, action, icon, text, note="", cls="btn big primary", fields=None, label=None):
     """A form of one button for the phone's actor: an icon and words, a note under them
     (The Mysterious Forest's next steps, for small hands)."""
+    text, note = _said(text), _said(note)
     label = spoken_name(label, f"{text} {note}")
     aria = f' aria-label="{_text(label)}"' if label else ""
     small = f" <small>{_text(note)}</small>" if note else ""
@@ -146,8 +162,12 @@ def number_options(count: int) -> Markup:
     return Markup("".join(f"<option>{n}</option>" for n in range(count)))
 
 
+REMATCH = t("Rematch")
+REMATCH_NOTE = t("same players, new table")
+
+
 @pass_context
-def rematch_button(context, text="Rematch", note="same players, new table", cls="btn primary"):
+def rematch_button(context, text=REMATCH, note=REMATCH_NOTE, cls="btn primary"):
     """A new table with the same players and options, for a board's own "Play again". Once
     a phone made it, every phone is offered its own seat there instead (following.offer)."""
     if context.get("next_table"):
@@ -165,19 +185,25 @@ def next_table_button(context, cls="btn big primary") -> Markup:
     offer = context.get("next_table")
     if not offer:
         return Markup("")
-    where = f"chapter {offer['chapter']}" if offer["chapter"] else "the rematch"
+    chapter, code = offer["chapter"], offer["code"]
     if offer["names"]:
-        verb = "Go on to" if offer["chapter"] else "Join"
         names = join_names(offer["names"])
+        if chapter:
+            caption = t("Go on to chapter {chapter} as {names}", chapter=chapter, names=names)
+        else:
+            caption = t("Join the rematch as {names}", names=names)
+        kept = t("your seat is kept · table {code}", code=code)
         return Markup(f'<form method="post" action="{_text(offer["url"])}" class="inline">'
-                      f'<button class="{_text(cls)} next-table" type="submit">{verb} {where} as '
-                      f'{_text(names)}<small>your seat is kept · table {_text(offer["code"])}</small>'
-                      f'</button></form>')
+                      f'<button class="{_text(cls)} next-table" type="submit">{_text(caption)}'
+                      f'<small>{_text(kept)}</small></button></form>')
+    go = t("Go to chapter {chapter}", chapter=chapter) if chapter else t("Go to the rematch")
     if offer["seated"]:
-        return Markup(f'<a class="{_text(cls)} next-table" href="{_text(offer["table_url"])}">Go to {where}'
-                      f'<small>table {_text(offer["code"])}</small></a>')
-    return Markup(f'<a class="{_text(cls)} next-table" href="{_text(offer["join_url"])}">Go to {where}'
-                  f'<small>table {_text(offer["code"])}: take a seat or watch</small></a>')
+        there = t("table {code}", code=code)
+        return Markup(f'<a class="{_text(cls)} next-table" href="{_text(offer["table_url"])}">{_text(go)}'
+                      f'<small>{_text(there)}</small></a>')
+    there = t("table {code}: take a seat or watch", code=code)
+    return Markup(f'<a class="{_text(cls)} next-table" href="{_text(offer["join_url"])}">{_text(go)}'
+                  f'<small>{_text(there)}</small></a>')
 
 
 def panel(id, label, cls="", caller=None):

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-import time
+from datetime import datetime
 
 import click
+from babel.dates import format_skeleton
+import flask_babel
 from flask.cli import with_appcontext
 from flask import (Blueprint, Response, abort, current_app, flash, get_flashed_messages, jsonify,
                    redirect, render_template, request, url_for)
 
-from .. import charts, history, tables
+from .. import charts, history, store, tables
 from ..inbound import Refused
 from ..db import get_db
 from ..games import get_game
-from . import following, phone
+from ..games.words import join_names, t, tn
+from . import following, i18n, phone
 
 bp = Blueprint("history", __name__)
 api_bp = Blueprint("history_api", __name__, url_prefix="/api/history")
@@ -47,7 +50,7 @@ def _page_arg() -> int:
         return 0
     # isdigit() alone lets "²" through, which int() refuses.
     if not (raw.isascii() and raw.isdigit()) or int(raw) > PAGE_MAX:
-        raise Refused(f"The page must be a whole number from 0 to {PAGE_MAX}.")
+        raise Refused(t("The page must be a whole number from 0 to {most}.", most=PAGE_MAX))
     return int(raw)
 
 
@@ -78,8 +81,9 @@ def game_page(played_id):
         chart = charts.line_chart(
             [{"label": s["name"], "values": [r[s["seat"]] for r in outcome["score_by_round"]]}
              for s in record["seats"]],
-            [str(i + 1) for i in range(len(outcome["score_by_round"]))],
-            f"Score after each round: {', '.join(s['name'] for s in record['seats'])}", "round")
+            [flask_babel.format_decimal(i + 1) for i in range(len(outcome["score_by_round"]))],
+            t("Score after each round: {names}", names=join_names([s["name"] for s in record["seats"]])),
+            t("round"), say=i18n.say)
     return render_template("history/game.html", g=record, chart=chart, legend_mark=charts.legend_mark,
                            notice=_notice())
 
@@ -97,7 +101,7 @@ def _rematch(played_id, code_before):
     except history.HistoryError as exc:
         if history.entry(get_db(), played_id) is None:
             abort(404)
-        flash(exc.message, "error")
+        flash(i18n.say(exc.message), "error")
         return redirect(url_for("history.game_page", played_id=played_id), code=303)
     if host:
         phone.set_host_token(code, host)
@@ -112,10 +116,10 @@ def table_rematch(code):
         return following.go_to(table.code, tables.following(get_db(), table).code)
     game = get_game(table.game)
     if not tables.is_over(game, table.snapshot):
-        flash("The game is not over yet: a rematch starts once it has ended.")
+        flash(i18n.say(t("The game is not over yet: a rematch starts once it has ended.")))
         return redirect(url_for("pages.table_page", code=table.code), code=303)
     if table.options.get("campaign"):
-        flash("A campaign chapter goes on from its campaign page.")
+        flash(i18n.say(t("A campaign chapter goes on from its campaign page.")))
         return redirect(url_for("pages.table_page", code=table.code), code=303)
     archive_due()
     played_id = history.played_id_of_table(get_db(), table.code)
@@ -130,9 +134,17 @@ def table_entry(code):
     table = tables.load(get_db(), code)
     played_id = history.played_id_of_table(get_db(), table.code)
     if played_id is None:
-        flash("That table's game is still going on: it joins the history when it ends.", "info")
+        flash(i18n.say(t("That table's game is still going on: it joins the history when it ends.")), "info")
         return redirect(url_for("history.index"))
     return redirect(url_for("history.game_page", played_id=played_id))
+
+
+def day_month(at) -> str:
+    """A chart's date label: "05 Jan" in English, each language's own short day and month."""
+    moment = datetime.fromtimestamp(at)
+    if i18n.formatting_locale(i18n.current()) == "en":
+        return flask_babel.format_date(moment, "dd MMM")
+    return format_skeleton("MMMd", moment, locale=flask_babel.get_locale())
 
 
 def _stats_context(game):
@@ -141,10 +153,11 @@ def _stats_context(game):
     wins = data["wins_over_time"]
     chart = None
     if wins["series"] and len(wins["dates"]) > 1:
-        labels = [time.strftime("%d %b", time.localtime(at)) for at in wins["dates"]]
+        labels = [day_month(at) for at in wins["dates"]]
         chart = charts.line_chart(wins["series"], labels,
-                                  "Wins so far, game after game: "
-                                  + ", ".join(s["label"] for s in wins["series"]), "games")
+                                  t("Wins so far, game after game: {names}",
+                                    names=join_names([s["label"] for s in wins["series"]])),
+                                  t("games"), say=i18n.say)
     return data, chart
 
 
@@ -175,9 +188,9 @@ def unmerge():
 def _names_changed(change):
     """Say what the merge or its undo did (or why not), back on the names part of the stats."""
     try:
-        flash(change(), "info")
+        flash(i18n.say(change()), "info")
     except history.HistoryError as exc:
-        flash(exc.message, "error")
+        flash(i18n.say(exc.message), "error")
     return redirect(url_for("history.stats_page") + "#names", code=303)
 
 
@@ -203,7 +216,8 @@ def export_json():
 @bp.get("/history/export.csv")
 def export_csv():
     archive_due()
-    return _download(history.export_csv(get_db()), "text/csv", "forest-table-history.csv")
+    # The columns stay as they are; a result's sentences are in the exporter's language.
+    return _download(history.export_csv(get_db(), say=i18n.say), "text/csv", "forest-table-history.csv")
 
 
 def _import_body() -> bytes:
@@ -228,7 +242,7 @@ def import_history():
     try:
         raw = _import_body()
         if len(raw) > history.IMPORT_MAX_BYTES:
-            raise history.HistoryError("The file is larger than 5 MB: it was not imported.")
+            raise history.HistoryError(_too_large())
         done = _import(raw)
     except history.HistoryError as exc:
         return render_template("history/transfer.html", notice=("error", exc.message),
@@ -238,13 +252,20 @@ def import_history():
     return redirect(url_for("history.index"), code=303)
 
 
+def _too_large():
+    return t("The file is larger than {size} MB: it was not imported.",
+             size=history.IMPORT_MAX_BYTES // 2**20)
+
+
 def _imported_sentence(done: dict) -> str:
-    text = f"Imported {done['added']} game{'s' if done['added'] != 1 else ''}"
+    """What an import did, in the phone's language: a clause each, as many as apply."""
+    clauses = [tn("Imported {count} game", "Imported {count} games", done["added"])]
     if done["skipped"]:
-        text += f"; {done['skipped']} already here, skipped"
+        clauses.append(tn("{count} already here, skipped", "{count} already here, skipped",
+                          done["skipped"]))
     if done["merges"]:
-        text += f"; {done['merges']} name merge{'s' if done['merges'] != 1 else ''} added"
-    return text + "."
+        clauses.append(tn("{count} name merge added", "{count} name merges added", done["merges"]))
+    return "; ".join(i18n.say(clause) for clause in clauses) + "."
 
 
 # ----------------------------------------------------------------- JSON API
@@ -263,7 +284,7 @@ def api_list():
 def api_game(played_id):
     record = history.entry(get_db(), played_id)
     if record is None:
-        return jsonify({"error": "That game is not in the history."}), 404
+        return jsonify({"error": t("That game is not in the history.")}), 404
     for key in ("table_id", "table_version", "rounds_log"):
         record.pop(key, None)
     return jsonify(record)
@@ -281,7 +302,7 @@ def api_import():
     try:
         raw = _import_body()
         if len(raw) > history.IMPORT_MAX_BYTES:
-            raise history.HistoryError("The file is larger than 5 MB: it was not imported.")
+            raise history.HistoryError(_too_large())
         done = _import(raw)
     except history.HistoryError as exc:
         return jsonify({"error": exc.message}), 400
@@ -305,7 +326,17 @@ def init_app(app) -> None:
 
     @app.template_filter("when")
     def when(at):
-        return time.strftime("%a %d %b %Y, %H:%M", time.localtime(at)) if at else ""
+        """A day and time as the phone's language writes them ("Mon 05 Jan 2025, 14:30"
+        in English), in the server's time zone."""
+        if not at:
+            return ""
+        moment = datetime.fromtimestamp(at)  # local time; Babel's zone is UTC, so kept as is
+        if i18n.formatting_locale(i18n.current()) == "en":
+            return flask_babel.format_datetime(moment, "EEE dd MMM y, HH:mm")
+        locale = flask_babel.get_locale()
+        day = format_skeleton("yMMMEd", moment, locale=locale)
+        hour = flask_babel.format_time(moment, "short")
+        return str(locale.datetime_formats["medium"]).replace("{1}", day).replace("{0}", hour)
 
     @app.template_filter("duration")
     def duration(seconds):
@@ -314,8 +345,29 @@ def init_app(app) -> None:
             return ""
         minutes = max(1, round(seconds / 60))
         hours, minutes = divmod(minutes, 60)
-        return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+        if hours:
+            padded = f"{minutes:02d}"  # "1 h 05 min"
+            return t("{hours} h {minutes} min", hours=hours, minutes=padded)
+        return t("{minutes} min", minutes=minutes)
 
     @app.template_filter("percent")
     def percent(rate):
-        return "–" if rate is None else f"{rate}%"
+        return "–" if rate is None else flask_babel.format_percent(rate / 100)
+
+    @app.template_filter("decimal")
+    def decimal(value):
+        """A number as the phone's language writes it (12.5, 12,5); "–" for none."""
+        return "–" if value is None else flask_babel.format_decimal(value)
+
+    @app.template_filter("said")
+    def said(value):
+        """A word kept as a plain string (a co-operative game's level, from the history's
+        columns) read from the catalog when it is one of its messages, else as it is."""
+        if not value or not isinstance(value, str):
+            return value or ""
+        value = store.stored_words(value)  # a level kept as data (the stats read the column)
+        if hasattr(value, "render"):
+            return i18n.say(value)
+        # a game's level is a message of its own context (the same English may mean else elsewhere)
+        level = flask_babel.pgettext("difficulty level", value)
+        return level if level != value else flask_babel.gettext(value)

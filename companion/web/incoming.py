@@ -14,11 +14,12 @@ from werkzeug.formparser import FormDataParser
 
 from ..inbound import Refused, check_number, check_text, form_pairs, loads_json
 from .errors import _message
+from ..games.words import t
 
 
 class _StrictFormParser(FormDataParser):
     def _parse_urlencoded(self, stream, mimetype, content_length, options):
-        pairs = form_pairs(stream.read(), "The form")
+        pairs = form_pairs(stream.read(), t("The form"))
         return stream, self.cls(pairs), self.cls()
 
 
@@ -35,7 +36,7 @@ class _ReadGuard:
         except HTTPException:
             raise
         except Exception:
-            raise Refused("The request body was cut off or malformed; nothing was changed.") from None
+            raise Refused(t("The request body was cut off or malformed; nothing was changed.")) from None
 
     def __getattr__(self, name):
         # read, readline, readinto (where the server's stream has it), readlines.
@@ -78,11 +79,11 @@ class CheckedRequest(Request):
         super()._load_form_data()
         try:
             for name, value in self.form.items(multi=True):
-                check_text(name, "A form field's name")
-                check_text(value, f"The form field {name!r}")
+                check_text(name, t("A form field's name"))
+                check_text(value, t("The form field {name}", name=repr(name)))
             for name, upload in self.files.items(multi=True):
-                check_text(name, "A form field's name")
-                check_text(upload.filename or "", "The file's name")
+                check_text(name, t("A form field's name"))
+                check_text(upload.filename or "", t("The file's name"))
         except Refused:
             # A later look at the form must not find the refused values either.
             self.__dict__["form"] = self.parameter_storage_class()
@@ -90,14 +91,22 @@ class CheckedRequest(Request):
             raise
 
 
+# The numbers routes take in their address, each named as a whole phrase.
+ADDRESS_NUMBERS = {
+    "seat": t("The seat in the address"),
+    "campaign_id": t("The campaign id in the address"),
+    "played_id": t("The played id in the address"),
+}
+
+
 def check_address_and_query():
-    check_text(request.path, "The address")
-    for name, value in form_pairs(request.query_string, "The query string"):
-        check_text(name, "A query parameter's name")
-        check_text(value, f"The query parameter {name!r}")
+    check_text(request.path, t("The address"))
+    for name, value in form_pairs(request.query_string, t("The query string")):
+        check_text(name, t("A query parameter's name"))
+        check_text(value, t("The query parameter {name}", name=repr(name)))
     for name, value in (request.view_args or {}).items():
         if isinstance(value, int):
-            check_number(value, f"The {name.replace('_', ' ')} in the address")
+            check_number(value, ADDRESS_NUMBERS.get(name) or t("The number {name} in the address", name=name))
 
 
 def init_app(app) -> None:

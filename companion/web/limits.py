@@ -19,6 +19,7 @@ from limits.storage import Storage
 from werkzeug.exceptions import NotFound
 
 from .. import store, tables
+from ..games.words import t
 from ..db import database_of
 from . import phone
 
@@ -106,9 +107,9 @@ def _config(name: str):
     return lambda: current_app.config[name]
 
 
-TOO_MANY_CODES = "Too many wrong table codes from this address. Wait a minute, then try again."
-CODES_QUEUED = ("Too many table codes from this address just now: each waits its turn. "
-                "Wait a few seconds, then try again.")
+TOO_MANY_CODES = t("Too many wrong table codes from this address. Wait a minute, then try again.")
+CODES_QUEUED = t("Too many table codes from this address just now: each waits its turn. "
+                 "Wait a few seconds, then try again.")
 
 
 class TooManyCodes(tables.TableError):
@@ -180,11 +181,11 @@ def _take_turn(address: str) -> float | None:
 table_creation = limiter.shared_limit(
     _config("TABLE_CREATION_LIMIT"), scope="table-creation", methods=["POST"],
     deduct_when=lambda response: response.status_code in (201, 302, 303),
-    error_message="Too many new tables from this address. Wait a while, then try again.")
+    error_message=t("Too many new tables from this address. Wait a while, then try again."))
 
 history_import = limiter.shared_limit(
     _config("HISTORY_IMPORT_LIMIT"), scope="history-import", methods=["POST"],
-    error_message="Too many history imports from this address. Wait a while, then try again.")
+    error_message=t("Too many history imports from this address. Wait a while, then try again."))
 
 # The routes that take a code in the query rather than in the path.
 CODE_QUERY_ENDPOINTS = ("pages.join_by_code",)

@@ -18,14 +18,18 @@ from .. import live, tables, timers
 from ..hubs import live_hub
 from ..db import get_db
 from ..games import GAMES, get_game
-from ..games.words import join_names, noun, plural
-from . import compression, following, forms, phone, shared_parts, table_reads, templating, view_delta
+from ..games.words import join_names, noun, plural, t
+from . import compression, following, forms, i18n, phone, shared_parts, table_reads, templating, view_delta
 
 bp = Blueprint("pages", __name__)
 # The templates call the first three as ui.form, ui.button and ui.stepper (forms.UI).
 for _helper in (forms.act_form, forms.act_button, forms.act_stepper, forms.number_options):
     bp.add_app_template_global(_helper)
 bp.add_app_template_global(forms.UI, "ui")
+# The countdown's words for a game's timed step ("turn", "card", ...), each a whole message.
+bp.add_app_template_global(timers.setup_label, "timer_setup_label")
+bp.add_app_template_global(timers.each_step, "timer_each_step")
+bp.add_app_template_global(timers.seconds_each, "timer_seconds_each")
 
 ACTION_FIELDS = {"action", "version", "rid", "seat", "as"}
 LOG_LINES = 6  # the last moves in the More sheet
@@ -146,14 +150,14 @@ def render_view(code, notice=None, notice_kind="error", as_seat=None, just_chose
 
 
 def _toast(response, message, kind="error"):
-    response.headers["HX-Trigger"] = json.dumps({"forest-notice": {"message": message, "kind": kind}})
+    response.headers["HX-Trigger"] = json.dumps({"forest-notice": {"message": i18n.say(message), "kind": kind}})
     return response
 
 
 def _refuse_in_place(message):
     """A refused tap: nothing on the screen changes (a form keeps what was entered), and the
     reason shows as a toast. htmx swaps no 4xx answer, so this is a 200 with no swap."""
-    response = Response(message, mimetype="text/plain")
+    response = Response(i18n.say(message), mimetype="text/plain")
     response.headers["HX-Reswap"] = "none"
     response.headers["Cache-Control"] = "no-store"
     return _toast(response, message)
@@ -215,11 +219,11 @@ def join_by_code():
     if not code:
         return render_template("home.html", games=list(GAMES.values()), my_tables=_my_tables(),
                                records=_records(GAMES.values()),
-                               join_error="Type the table code shown on the host's phone."), 400
+                               join_error=t("Type the table code shown on the host's phone.")), 400
     if tables.store.get_table(get_db(), code) is None:
         return render_template("home.html", games=list(GAMES.values()), my_tables=_my_tables(),
                                records=_records(GAMES.values()),
-                               join_error=f"No table has the code {code}. Check the letters.",
+                               join_error=t("No table has the code {code}. Check the letters.", code=code),
                                join_code=code), 404
     return redirect(url_for("pages.join_table", code=code))
 
@@ -242,7 +246,7 @@ def join_table(code):
                         phone.add_token(code, token)
                         taken += 1
                 if not taken:
-                    raise tables.TableError("Every seat is already taken.")
+                    raise tables.TableError(t("Every seat is already taken."))
             else:
                 seat, token = tables.take_seat(get_db(), code, _int_arg(choice) if choice else None,
                                                kept_tokens)
@@ -281,7 +285,7 @@ def _respond_after_write(code, notice=None, kind="error"):
     if request.htmx:
         return render_view(code, notice=notice, notice_kind=kind)
     if notice:
-        flash(notice)
+        flash(i18n.say(notice))  # kept in the cookie as this phone reads it
     return redirect(url_for("pages.table_page", code=code), code=303)
 
 
@@ -296,7 +300,7 @@ def _respond_to_refusal(code, exc):
 # A form carries no version of its own: the page sends the one its view shows (app.js). A
 # form posted by the browser itself (the page's script not running yet, or at all) comes
 # without it: nothing is changed, and the page says to tap again.
-NOT_READY = "The page was not ready yet: nothing was changed. Tap again."
+NOT_READY = t("The page was not ready yet: nothing was changed. Tap again.")
 
 
 def _posted_without_the_page():
@@ -313,7 +317,7 @@ def act(code):
     params = {key: form.get(key) for key in form if key not in ACTION_FIELDS}
     seat = _int_arg(form.get("seat"))
     if form.get("seat") not in (None, "") and seat is None:
-        return _respond_to_refusal(code, tables.Forbidden("This phone does not hold that seat."))
+        return _respond_to_refusal(code, tables.Forbidden(t("This phone does not hold that seat.")))
     # The answer carries the new view: this phone's stream, in any process, need not.
     answered_by = _phone_key(table.code) if request.htmx else None
     try:
@@ -348,7 +352,8 @@ def undo(code):
     if answered_by:
         live_hub().answered(table.code, answered_by, outcome.version)
     live_hub().notify(code)
-    return _respond_after_write(code, " ".join(outcome.events) or None, kind="info")
+    said = outcome.events[0] if len(outcome.events) == 1 else " ".join(i18n.say(e) for e in outcome.events)
+    return _respond_after_write(code, said or None, kind="info")
 
 
 @bp.get("/t/<code>/events")
@@ -396,11 +401,13 @@ def _view_pusher(code: str):
     values = tuple(request.environ.get(key) for key in _PUSH_ENVIRON_KEYS)
     path = url_for("pages.table_view", code=code)
     tokens, host = tuple(phone.tokens(code)), phone.host_token(code)
+    language = i18n.current()  # the page's: a phone changing language loads the page again
     sent = view_delta.StreamViews()  # after its first view, the stream sends changes
 
     def render():
         environ = {key: value for key, value in zip(_PUSH_ENVIRON_KEYS, values) if value is not None}
         environ.update(REQUEST_METHOD="GET", PATH_INFO=path, QUERY_STRING="", HTTP_HX_REQUEST="true")
+        environ[i18n.ENVIRON_KEY] = language
         environ["wsgi.input"] = io.BytesIO()
         cookie = app.session_interface.session_class(
             {"seats": {code: list(tokens)}, **({"host": {code: host}} if host else {})})
@@ -482,7 +489,7 @@ def seat_names(seats, players):
 @bp.app_template_filter("and_list")
 def and_list(words):
     """"Ana", "Ana and Ben", "Ana, Ben and Cara" (the games' own `join_names`; nothing for none)."""
-    words = [str(word) for word in words]
+    words = [word if isinstance(word, str) else str(word) for word in words]
     return join_names(words) if words else ""
 
 
@@ -494,3 +501,29 @@ bp.add_app_template_filter(noun, "noun")
 @bp.app_template_filter("clock")
 def clock_text(seconds):
     return timers.clock_text(seconds)
+
+
+# The web app manifest as the static file has it, its words in each phone's language.
+_MANIFEST = None
+
+
+@bp.get("/manifest.webmanifest")
+def manifest():
+    """The manifest a page links (with its own language in the address, so each language's
+    is cached apart): the app's name, short name and description said in that language, the
+    icons and the rest as in static/manifest.webmanifest."""
+    global _MANIFEST
+    if _MANIFEST is None:
+        with open(f"{current_app.static_folder}/manifest.webmanifest", encoding="utf-8") as file:
+            _MANIFEST = json.load(file)
+    data = dict(_MANIFEST)
+    data.update(name=i18n.say(t("Forest Table")), short_name=i18n.say(t("Forest Table")),
+                description=i18n.say(t("Your phone at the game table: secret picks, turns, "
+                                       "countdown and scores for four forest board games.")),
+                lang=i18n.formatting_locale(i18n.current()).replace("_", "-"))
+    response = Response(json.dumps(data, ensure_ascii=False), mimetype="application/manifest+json")
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    response.add_etag()
+    return response.make_conditional(request)

@@ -16,25 +16,40 @@ from __future__ import annotations
 import time
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, url_for
+from flask_babel import gettext
 from markupsafe import Markup
 
 from .. import tables, timers
 from ..db import get_db
 from ..games import get_game
-from . import table_reads, templating, voice
+from . import i18n, table_reads, templating, voice
 
 bp = Blueprint("screen", __name__)
+
+
+# The voice a browser is asked for, per language: a regional one where the language has a
+# usual one (a German text read by an English voice is hard to follow); English any.
+SPEECH_LANGUAGES = {"de": "de-DE", "fr": "fr-FR", "es": "es-ES"}
+
+
+@bp.app_template_global("speech_language")
+def speech_language(code: str | None = None) -> str:
+    """The BCP 47 tag a spoken line of this page is said in (`SpeechSynthesisUtterance.lang`)."""
+    code = code or i18n.current()
+    return SPEECH_LANGUAGES.get(code, "en")
 
 
 @bp.app_template_global("speak")
 def speak_button(text: str | None = None) -> Markup:
     """A speaker button beside an instruction: a tap reads it aloud (static/voice.js, loaded
-    at the first tap), for a child who does not read yet. `text`: what to read, when it is
-    not the text around the button. Built here, not in a macro (see test_render_speed)."""
-    said = Markup(' data-speak-text="{}"').format(text) if text else ""
+    at the first tap), for a child who does not read yet, in the page's language. `text`:
+    what to read, when it is not the text around the button. Built here, not in a macro
+    (see test_render_speed)."""
+    said = Markup(' data-speak-text="{}"').format(i18n.say(text)) if text else ""
     return Markup('<button type="button" class="speak" data-speak data-voice-src="{}"{} '
-                  'aria-label="Read it aloud"></button>').format(
-        templating.url_for("static", filename="voice.js"), said)
+                  'data-speech-lang="{}" aria-label="{}"></button>').format(
+        templating.url_for("static", filename="voice.js"), said, speech_language(),
+        gettext("Read it aloud"))
 
 # A table the `/screen` address may show: one moved within this many seconds (an evening's
 # games), so a screen opened the next day does not show last night's table.
@@ -66,7 +81,8 @@ def screen_context(code: str) -> dict:
         "v": view,
         "clock": timers.view(table.snapshot.get("_clock"), time.time()),
         "ending": ending,
-        "lines": voice.lines(game.ID, view, ending),
+        # Said in the page's language (a screen's view is fetched with its page's `?lang=`).
+        "lines": voice.lines(game.ID, view, ending, say_in=i18n.say),
         "next_code": following.code if following is not None else "",
         "enraged_levels": _enraged_levels(game, view),
         "join_url": join_url(table.code),
@@ -99,7 +115,8 @@ def screen_say(code):
     """The lines of the table's current moment, for a phone whose voice is on."""
     table = tables.load(get_db(), code)
     context = screen_context(table.code)
-    return _no_store(jsonify({"version": table.version, "lines": context["lines"]}))
+    return _no_store(jsonify({"version": table.version, "lines": context["lines"],
+                              "lang": speech_language()}))
 
 
 def newest_code() -> str | None:

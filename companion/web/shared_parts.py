@@ -35,6 +35,7 @@ from markupsafe import Markup
 
 from .. import store
 from ..db import get_db
+from . import i18n
 from .newest import Newest
 
 MAX_PARTS = 4096  # kept in a process: one per table, part and seated-or-not, the newest version only
@@ -208,7 +209,7 @@ class PublicTable:
 
 
 class PartCache(Newest):
-    """The newest render of each (table, part, seated) in this process."""
+    """The newest render of each (table, part, seated, language) in this process."""
 
     def __init__(self, limit: int = MAX_PARTS):
         super().__init__(limit)
@@ -242,6 +243,8 @@ class PartRenderer:
         # Part of the key: what a part's links are built from (the same for every phone of
         # one server, unless a proxy mounts the app under different prefixes).
         root = request.script_root if request else ""
+        # and the language it is said in: a part is rendered once per language in use
+        self.language = i18n.current()
         self.stamp = (table.created_at, table.version, table.seat_stamp, root)
         self._looked_up = False  # whether the database was asked for this stamp's parts yet
         self._rendered: list = []  # (name, piece) rendered here, for share()
@@ -261,7 +264,7 @@ class PartRenderer:
         return Markup(one_line(self.app.jinja_env.get_template(name).render(self._context())))
 
     def _stored_name(self, name: str) -> str:
-        return f"{name}|{'seated' if self.seated else 'watching'}"
+        return f"{name}|{'seated' if self.seated else 'watching'}|{self.language}"
 
     def _look_up_stored(self, cache) -> None:
         """Every part of this stamp another process kept, into this process's cache."""
@@ -269,7 +272,7 @@ class PartRenderer:
         suffix = self._stored_name("")
         for stored, deflated, crc, size in store.shared_parts(get_db(), self.table.id, _stamp_text(self.stamp)):
             if stored.endswith(suffix):
-                cache.put((self.table.id, stored[:-len(suffix)], self.seated), self.stamp,
+                cache.put((self.table.id, stored[:-len(suffix)], self.seated, self.language), self.stamp,
                           Piece.stored(deflated, crc, size))
 
     def __call__(self, name: str) -> Markup:
@@ -280,7 +283,7 @@ class PartRenderer:
             piece = Piece(self._render(name))
         else:
             cache = cache_of(self.app)
-            key = (self.table.id, name, self.seated)
+            key = (self.table.id, name, self.seated, self.language)
             piece = cache.get(key, self.stamp)
             if piece is None and not self._looked_up:
                 self._look_up_stored(cache)

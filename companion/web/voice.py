@@ -1,70 +1,76 @@
 """What the table screen (and a phone with its voice on) says aloud, step by step.
 
-Every sentence is written whole here, with named placeholders, so that one day each can be
-handed to gettext as it is (`_(SENTENCES[key]) % values`); nothing else builds a spoken
-sentence. The lines are made from the view everyone may see (`game.view(state, None)`),
-never from a seat's own view: a spoken line cannot depend on a pick before its reveal.
+Every sentence is written whole here, a `Text` with named holes, so each page says it in
+its own language (the web layer renders the lines with `i18n.say`); nothing else builds a
+spoken sentence. The lines are made from the view everyone may see (`game.view(state,
+None)`), never from a seat's own view: a spoken line cannot depend on a pick before its
+reveal.
 
-A line is (key, text). The key names the moment it belongs to (round 2, card 4's
+A line is (key, sentences). The key names the moment it belongs to (round 2, card 4's
 decision), so a page that has said it once does not say it again when it reads the same
-moment after a reconnect; the text is what is said.
+moment after a reconnect; the sentences are what is said, one after the other.
 """
 
 from __future__ import annotations
 
-from ..games.words import join_names, plural
+from ..games.words import Text, join_names, t, tn
 
+# A plural sentence (`tn`, its holes standing for themselves) agrees with the count given to `say`.
 SENTENCES = {
     # The Wicked Forest
-    "wf.turn_card": "%(leader)s, turn card %(number)s face up.",
-    "wf.decide": "Card %(number)s: %(card)s. Stay or return?",
-    "wf.card": "%(flowers)s",
-    "wf.card_witch": "%(flowers)s and a Witch",
-    "wf.everyone_chose": "Everyone has chosen!",
-    "wf.one_returns": "%(names)s returns.",
-    "wf.several_return": "%(names)s return.",
-    "wf.one_stays": "%(names)s stays.",
-    "wf.several_stay": "%(names)s stay.",
-    "wf.round": "Round %(round)s. %(leader)s leads.",
-    "wf.final_round": "This is the final round!",
+    "wf.turn_card": t("{leader}, turn card {number} face up."),
+    "wf.decide": t("Card {number}: {card}. Stay or return?"),
+    "wf.card": tn("{count} Flower", "{count} Flowers", 1),
+    "wf.card_witch": tn("{count} Flower and a Witch", "{count} Flowers and a Witch", 1),
+    "wf.everyone_chose": t("Everyone has chosen!"),
+    "wf.returns": tn("{names} returns.", "{names} return.", 1, names="{names}"),
+    "wf.stays": tn("{names} stays.", "{names} stay.", 1, names="{names}"),
+    "wf.round": t("Round {round}. {leader} leads."),
+    "wf.final_round": t("This is the final round!"),
     # Woodland Wizards
-    "ww.round": "Round %(round)s. %(name)s is the starting player.",
-    "ww.wandering_turn": "%(name)s, your turn: draw a card, then play a card.",
-    "ww.phase": "%(phase)s phase. %(hint)s",
-    "ww.boost_round": "Boost round %(number)s of %(rounds)s. %(hint)s",
-    "ww.round_won": "%(name)s wins round %(round)s.",
+    "ww.round": t("Round {round}. {name} is the starting player."),
+    "ww.wandering_turn": t("{name}, your turn: draw a card, then play a card."),
+    "ww.phase": t("{phase} phase. {hint}"),
+    "ww.boost_round": t("Boost round {number} of {rounds}. {hint}"),
+    "ww.round_won": t("{name} wins round {round}."),
     # Explorers of the Woodlands
-    "ex.place_tile": "%(name)s, place a Forest tile for %(hero)s.",
-    "ex.turn": "%(name)s, your turn with %(hero)s.",
-    "ex.boss": "The Boss is revealed: %(boss)s!",
-    "ex.threat": "The Boss's threat is now %(threat)s.",
-    "ex.enraged": "The Boss is enraged!",
+    "ex.place_tile": t("{name}, place a Forest tile for {hero}."),
+    "ex.turn": t("{name}, your turn with {hero}."),
+    "ex.boss": t("The Boss is revealed: {boss}!"),
+    "ex.threat": t("The Boss's threat is now {threat}."),
+    "ex.enraged": t("The Boss is enraged!"),
     # The Mysterious Forest
-    "mf.setup_step": "%(step)s",
-    "mf.scout": "%(name)s, your turn: turn card %(number)s over and look together.",
-    "mf.roll": "%(name)s, your turn: roll the 4 dice!",
-    "mf.forest": "Jonas is on card %(number)s. Turn it face up. Move its Equipment from the Backpack onto it.",
-    "mf.wanderer": "The Wanderer! He offers his crystal weapon.",
-    "mf.queen": "The Queen of the Draconia! Turn the card over and cover all its Equipment.",
-    "mf.won": "You did it! Jonas beat the Queen of the Draconia!",
-    "mf.lost": "Not this time. Jonas is safe and ready to try again!",
+    "mf.scout": t("{name}, your turn: turn card {number} over and look together."),
+    "mf.roll": t("{name}, your turn: roll the 4 dice!"),
+    "mf.forest": t("Jonas is on card {number}. Turn it face up. Move its Equipment from the Backpack onto it."),
+    "mf.wanderer": t("The Wanderer! He offers his crystal weapon."),
+    "mf.queen": t("The Queen of the Draconia! Turn the card over and cover all its Equipment."),
+    "mf.won": t("You did it! Jonas beat the Queen of the Draconia!"),
+    "mf.lost": t("Not this time. Jonas is safe and ready to try again!"),
     # Every game
-    "game_over": "The game is over. %(ending)s",
-    "time_up": "Time is up!",
+    "game_over": t("The game is over. {ending}"),
+    "time_up": t("Time is up!"),
 }
 
 
-def say(key: str, **values) -> str:
-    """The sentence `key` with its placeholders filled in (the one place a line is made)."""
-    return SENTENCES[key] % values if values else SENTENCES[key]
+def say(key: str, count: int | None = None, **values) -> Text:
+    """The sentence `key` with its holes filled in (the one place a line is made); a plural
+    sentence agrees with `count`."""
+    sentence = SENTENCES[key]
+    if sentence.plural is not None:
+        return Text(sentence.message, values, plural=sentence.plural, count=count if count is not None else 1)
+    return Text(sentence.message, values) if values else sentence
 
 
-def lines(game_id: str, view: dict, ending: str | None = None) -> list[dict]:
-    """The lines of the table's current moment, oldest first: [{"key", "text"}]."""
+def lines(game_id: str, view: dict, ending: str | None = None, say_in=str) -> list[dict]:
+    """The lines of the table's current moment, oldest first: [{"key", "text"}], each
+    sentence said by `say_in` (the page's language: `i18n.say`; English by default)."""
     made = _BY_GAME.get(game_id, lambda v: [])(view)
     if view.get("game_over") and ending:
         made.append(("over", say("game_over", ending=ending)))
-    return [{"key": key, "text": text} for key, text in made]
+    return [{"key": key, "text": " ".join(str(say_in(part)) for part in
+                                          (text if isinstance(text, list) else [text]))}
+            for key, text in made]
 
 
 def _name(view: dict, seat) -> str:
@@ -74,7 +80,7 @@ def _name(view: dict, seat) -> str:
     return ""
 
 
-def _wicked_forest(v: dict) -> list[tuple[str, str]]:
+def _wicked_forest(v: dict) -> list[tuple]:
     out = []
     history = v.get("history") or []
     leader = _name(v, v.get("leader"))
@@ -89,23 +95,22 @@ def _wicked_forest(v: dict) -> list[tuple[str, str]]:
         stay = [players[s] for s, pick in enumerate(last.get("choices", [])) if pick == "stay" and s < len(players)]
         parts = [say("wf.everyone_chose")]
         if back:
-            parts.append(say("wf.one_returns" if len(back) == 1 else "wf.several_return", names=join_names(back)))
+            parts.append(say("wf.returns", count=len(back), names=join_names(back)))
         if stay:
-            parts.append(say("wf.one_stays" if len(stay) == 1 else "wf.several_stay", names=join_names(stay)))
-        out.append((f"wf-{v['round']}-reveal-{len(history)}", " ".join(parts)))
+            parts.append(say("wf.stays", count=len(stay), names=join_names(stay)))
+        out.append((f"wf-{v['round']}-reveal-{len(history)}", parts))
     if v.get("phase") == "reveal" and not v.get("game_over"):
         number = len(v.get("cards") or []) + 1
         out.append((f"wf-{v['round']}-turn-{number}", say("wf.turn_card", leader=leader, number=number)))
     if v.get("phase") == "choose" and v.get("cards"):
         card = v["cards"][-1]
-        flowers = plural(int(card.get("flowers") or 0), "Flower")
-        text = say("wf.card_witch" if card.get("witch") else "wf.card", flowers=flowers)
+        text = say("wf.card_witch" if card.get("witch") else "wf.card", count=int(card.get("flowers") or 0))
         out.append((f"wf-{v['round']}-decide-{v.get('decision')}",
                     say("wf.decide", number=v.get("decision"), card=text)))
     return out
 
 
-def _woodland_wizards(v: dict) -> list[tuple[str, str]]:
+def _woodland_wizards(v: dict) -> list[tuple]:
     out = []
     rnd, phase = v["round"], v.get("phase")
     out.append((f"ww-round-{rnd}", say("ww.round", round=rnd, name=_name(v, v.get("starting_player")))))
@@ -119,13 +124,12 @@ def _woodland_wizards(v: dict) -> list[tuple[str, str]]:
     elif phase in ("contest", "scoring", "cleanup"):
         out.append((f"ww-{rnd}-{phase}", say("ww.phase", phase=v.get("phase_label"), hint=v.get("phase_hint") or "")))
     if v.get("settled") and v.get("round_winner") is not None:
-        text = " ".join([say("ww.round_won", name=_name(v, v["round_winner"]), round=rnd)]
-                        + list(v.get("round_ties") or []))
-        out.append((f"ww-{rnd}-won", text))
+        out.append((f"ww-{rnd}-won", [say("ww.round_won", name=_name(v, v["round_winner"]), round=rnd)]
+                    + list(v.get("round_ties") or [])))
     return out
 
 
-def _explorers(v: dict) -> list[tuple[str, str]]:
+def _explorers(v: dict) -> list[tuple]:
     out = []
     rnd = v["round"]
     heroes = {hero["id"]: hero for hero in v.get("heroes") or []}
@@ -147,13 +151,13 @@ def _explorers(v: dict) -> list[tuple[str, str]]:
     return out
 
 
-def _mysterious_forest(v: dict) -> list[tuple[str, str]]:
+def _mysterious_forest(v: dict) -> list[tuple]:
     out = []
     phase = v.get("phase")
     if phase == "setup":
         step = next((s for s in v.get("setup_steps", []) if not s["done"]), None)
         if step:
-            out.append((f"mf-setup-{step['index']}", say("mf.setup_step", step=step["text"])))
+            out.append((f"mf-setup-{step['index']}", step["text"]))  # the step's own words
     elif phase == "scouting" and v.get("scout_seat") is not None:
         out.append((f"mf-scout-{v.get('current_card')}",
                     say("mf.scout", name=_name(v, v["scout_seat"]), number=v.get("current_card"))))

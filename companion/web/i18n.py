@@ -1,0 +1,295 @@
+"""Each phone in its own language: which one, its catalog, and rendering the games' words in it.
+
+A phone's language is, in this order: `?lang=` on the request (the JSON API's way, and a
+test's), the `forest_lang` cookie this phone set from a language menu, the browser's
+Accept-Language, English. Nothing else at the table changes with it: each phone, each
+pushed view and each JSON answer is rendered in its own.
+
+The catalogs are gettext catalogs in `companion/translations/<code>/LC_MESSAGES/messages.po`
+(`scripts/catalogs.sh` extracts, updates and compiles them with pybabel). A compiled `.mo`
+newer than its `.po` is read as it is; otherwise Babel compiles the `.po` in memory, so a
+checkout never shows a stale catalog. The pseudo-locale (`en_XA`, every message wrapped
+and lengthened, for tests) is made from the template `messages.pot`; it is never offered.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import threading
+from pathlib import Path
+
+from babel import Locale
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
+from babel.support import NullTranslations, Translations
+from flask.json.provider import DefaultJSONProvider
+from flask import Blueprint, current_app, has_request_context, redirect, request
+from flask_babel import Babel, Domain
+
+from ..games.words import Names, Text
+
+CATALOGS = Path(__file__).resolve().parent.parent / "translations"
+TEMPLATE = CATALOGS / "messages.pot"
+
+# What a player can choose, in its own name.
+LANGUAGES = {"en": "English", "de": "Deutsch", "fr": "Français", "es": "Español"}
+PSEUDO = "en_XA"  # for tests only: not offered, reached with ?lang=en_XA or its cookie
+COOKIE = "forest_lang"
+COOKIE_SECONDS = 60 * 60 * 24 * 365
+ENVIRON_KEY = "forest.language"  # a pushed view's language, from the stream that asked for it
+
+
+def known(code) -> str | None:
+    """The language `code` names (a player's or the pseudo-locale), or None."""
+    if not isinstance(code, str):
+        return None
+    code = code.strip().replace("-", "_")
+    if code == PSEUDO:
+        return PSEUDO
+    code = code.lower()[:2]
+    return code if code in LANGUAGES else None
+
+
+def current() -> str:
+    """This request's language code (English outside a request). Asked several times per
+    request, found once and kept in its environ; each source is read only when the request
+    carries it (parsing every header of every request cost more than an action's rules)."""
+    if not has_request_context():
+        return "en"
+    environ = request.environ
+    found = environ.get(_FOUND)
+    if found is None:
+        found = known(environ.get(ENVIRON_KEY))
+        if found is None and "lang=" in environ.get("QUERY_STRING", ""):
+            found = known(_asked())
+        if found is None and COOKIE in environ.get("HTTP_COOKIE", ""):
+            found = known(request.cookies.get(COOKIE))
+        if found is None and environ.get("HTTP_ACCEPT_LANGUAGE"):
+            found = request.accept_languages.best_match(list(LANGUAGES), default=None)
+        found = environ[_FOUND] = found or "en"
+    return found
+
+
+_FOUND = "forest.language.found"
+
+
+def _asked():
+    """`?lang=`, unless the query string is not even UTF-8 (then the request is refused, in
+    the language the phone's cookie or browser names)."""
+    try:
+        return request.args.get("lang")
+    except UnicodeDecodeError:
+        return None
+
+
+# The pseudo-locale's dates, durations and numbers are Babel's for Russian: a date or a
+# number that skipped Babel (an English month, a hand-made "1,200") then shows among them.
+PSEUDO_FORMATS = "ru"
+
+
+def formatting_locale(code: str) -> str:
+    """The Babel locale whose numbers, lists and dates a language uses."""
+    return PSEUDO_FORMATS if code == PSEUDO else code
+
+
+# --- catalogs ---------------------------------------------------------------------------
+
+_lock = threading.Lock()
+_translations: dict[str, NullTranslations] = {}
+_languages: dict[str, "CatalogLanguage"] = {}
+
+
+def translations(code: str) -> NullTranslations:
+    """The catalog of a language, read once per process."""
+    found = _translations.get(code)
+    if found is None:
+        with _lock:
+            found = _translations.get(code)
+            if found is None:
+                found = _translations[code] = _load(code)
+    return found
+
+
+def _load(code: str) -> NullTranslations:
+    if code == "en":
+        return NullTranslations()  # the messages are English
+    if code == PSEUDO:
+        return _compiled(_pseudo_catalog())
+    po = CATALOGS / code / "LC_MESSAGES" / "messages.po"
+    mo = po.with_suffix(".mo")
+    if mo.exists() and (not po.exists() or mo.stat().st_mtime >= po.stat().st_mtime):
+        with mo.open("rb") as file:
+            return Translations(file)
+    if not po.exists():
+        return NullTranslations()
+    with po.open("rb") as file:
+        return _compiled(read_po(file, locale=code))
+
+
+def _compiled(catalog) -> Translations:
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return Translations(buffer)
+
+
+def _pseudo_catalog():
+    with TEMPLATE.open("rb") as file:
+        catalog = read_po(file, locale="en")
+    for message in catalog:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            message.string = tuple(pseudo(part) for part in message.id)
+        else:
+            message.string = pseudo(message.id)
+    return catalog
+
+
+# Left as they are: holes ({name}, %(name)s, %s), tags and character references.
+_KEPT = re.compile(r"(\{[^{}]*\}|%\([^)]*\)[sd]|%[sd%]|<[^>]*>|&[#\w]+;)")
+_ACCENTED = str.maketrans(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "àƀçđéƒĝĥîĵķĺɱñöþǫŕšţûṽŵẋýžÀƁÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŢÛṼŴẊÝŽ")
+
+
+def pseudo(message: str) -> str:
+    """`Stay or Return` as `[Šţàý öŕ Ŕéţûŕñ ··]`: every letter changed, a third longer
+    (translations run longer than English), bracketed so a cut or a bare English word shows."""
+    parts = _KEPT.split(message)
+    changed = "".join(part if index % 2 else part.translate(_ACCENTED) for index, part in enumerate(parts))
+    letters = sum(1 for part in parts[::2] for char in part if char.isalpha())
+    return f"[{changed}{' ' + '·' * max(1, letters // 3) if letters else ''}]"
+
+
+class CatalogLanguage:
+    """A language as the games' words render in it (`words.Language`)."""
+
+    def __init__(self, code: str):
+        self.code = code
+        self.english = code == "en"
+        self.locale = Locale.parse(formatting_locale(code))
+        self.catalog = translations(code)
+
+    def gettext(self, message):
+        return self.catalog.ugettext(message)
+
+    def ngettext(self, singular, plural, count):
+        return self.catalog.ungettext(singular, plural, count)
+
+    def pgettext(self, context, message):
+        return self.catalog.upgettext(context, message)
+
+    def npgettext(self, context, singular, plural, count):
+        return self.catalog.unpgettext(context, singular, plural, count)
+
+    def names(self, items):
+        if self.code == PSEUDO:
+            return "[" + " · ".join(items) + "]"
+        return format_list(items, locale=self.locale)
+
+    def number(self, value):
+        return format_decimal(value, locale=self.locale)
+
+
+def language(code: str | None = None) -> CatalogLanguage:
+    """The language `code` (this request's when None), made once per process."""
+    code = code or current()
+    found = _languages.get(code)
+    if found is None:
+        found = _languages[code] = CatalogLanguage(code)
+    return found
+
+
+# --- rendering --------------------------------------------------------------------------
+
+def say(value, code: str | None = None):
+    """A Text or Names in this request's language (anything else as it is)."""
+    if isinstance(value, (Text, Names)):
+        return value.render(language(code))
+    return value
+
+
+def localized(value, code: str | None = None):
+    """`value` (a JSON answer) with every Text and Names in it said in the request's language."""
+    code = code or current()
+    if code == "en":
+        return value  # a Text is its English
+    return _walk(value, language(code))
+
+
+def _walk(value, lang):
+    if isinstance(value, (Text, Names)):
+        return value.render(lang)
+    kind = type(value)
+    if kind is dict:
+        return {key: _walk(item, lang) for key, item in value.items()}
+    if kind is list or kind is tuple:
+        return [_walk(item, lang) for item in value]
+    return value
+
+
+def _finalize(value):
+    """Every `{{ ... }}` of a template: a game's Text said in the page's language."""
+    if type(value) is Text or type(value) is Names:
+        return value.render(language())
+    return value
+
+
+class LocalizedJSON(DefaultJSONProvider):
+    """Every JSON answer in the language of the request (`?lang=`, cookie, Accept-Language);
+    keys and ids are never Text, so they stay English."""
+
+    def dumps(self, obj, **kwargs):
+        return super().dumps(localized(obj), **kwargs)
+
+
+class PhoneDomain(Domain):
+    """Flask-Babel's domain, its catalog chosen by the phone's language (the pseudo-locale
+    included, which has no Babel locale of its own)."""
+
+    def get_translations(self):
+        return translations(current()) if has_request_context() else NullTranslations()
+
+
+def init_app(app) -> None:
+    babel = Babel(app, locale_selector=lambda: formatting_locale(current()))
+    babel.domain_instance = PhoneDomain()
+    app.json = LocalizedJSON(app)
+    app.jinja_env.finalize = _finalize
+    app.jinja_env.globals.update(languages=LANGUAGES, current_language=current)
+    app.jinja_env.filters["say"] = say
+    app.register_blueprint(bp)
+
+    @app.after_request
+    def _vary(response):
+        if response.mimetype in ("text/html", "application/json", "text/event-stream"):
+            response.vary.add("Accept-Language")
+            response.vary.add("Cookie")
+        return response
+
+
+def set_language(response, code: str):
+    """Keep `code` in this phone's cookie (for this phone only)."""
+    response.set_cookie(COOKIE, code, max_age=COOKIE_SECONDS, samesite="Lax",
+                        secure=current_app.config.get("SESSION_COOKIE_SECURE", False), httponly=True)
+    return response
+
+
+bp = Blueprint("language", __name__)
+
+
+@bp.post("/language")
+def choose():
+    """A language menu's choice: kept for this phone, then back to the page it was on."""
+    back = request.form.get("next") or "/"
+    if not back.startswith("/") or back.startswith("//") or "\\" in back or len(back) > 300:
+        back = "/"
+    response = redirect(back, code=303)
+    code = known(request.form.get("lang"))
+    if code:
+        set_language(response, code)
+    return response

@@ -36,6 +36,8 @@ def _text(value) -> str:
     are said in the phone's language first."""
     if isinstance(value, (Text, Names)):
         value = i18n.say(value)
+    elif isinstance(value, Markup):
+        return str(value)  # HTML already (a template's message, its values escaped there)
     try:
         return _escaped(value)
     except TypeError:  # unhashable
@@ -103,6 +105,8 @@ def spoken_name(label, visible) -> str | None:
     if not label:
         return None
     label, visible = _said(label), _said(visible)
+    if isinstance(label, Markup):  # a template's message: its words, escaped once by the caller
+        label = label.unescape()
     shown = _plain(visible)
     # Whole words: "Boost" is not in "Ana boosts" for a listener.
     if not _words(shown) or f" {_words(shown)} " in f" {_words(label)} ":
@@ -134,9 +138,10 @@ def act_stepper(context, action, value, name, low, high, fields=None, label="", 
     def caption(message):
         # The message's own words escaped once, the label as it came: a template's label is
         # markup already (its player's name escaped there), plain text is escaped here.
-        return escape(i18n.say(t(message, label="{label}"))).format(label=said)
+        return escape(i18n.say(message)).format(label=said)
 
-    minus, plus = caption("{label} minus one"), caption("{label} plus one")
+    minus = caption(t("{label} minus one", label="{label}"))
+    plus = caption(t("{label} plus one", label="{label}"))
     return Markup(f'<div class="stepper" role="group" aria-label="{_text(said)}">'
                   f'{step(value - 1, value <= low, "−", minus)}'
                   f'<span class="step-value" aria-live="polite">{_text(value)}{_text(unit)}</span>'

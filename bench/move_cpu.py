@@ -8,6 +8,10 @@ event loop, the watcher or the other tables. Everything runs in one thread, so t
 time is the app's own (and the few microseconds of decompressing what the streams sent).
 
     .venv/bin/python bench/move_cpu.py [--moves 300] [--runs 3] [--profile FILE] [--garbage]
+                                       [--languages en de fr]
+
+`--languages` gives the five phones these Accept-Languages in turn (phone 0 the first):
+`--languages en` against `--languages en de fr` is what a table in three languages costs.
 
 `--garbage` also counts, in one more run of `--moves` moves with the cycle collector off,
 the objects per move that only the cycle collector would have freed (reference cycles),
@@ -66,19 +70,23 @@ class Stream:
         self.response.close()
 
 
-def seated_table(app):
+def seated_table(app, languages: list[str] | None = None):
     phones = [app.test_client() for _ in PLAYERS]
-    for phone in phones:
+    for seat, phone in enumerate(phones):
         phone.environ_base["HTTP_ORIGIN"] = "http://localhost"
+        if languages:
+            phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = languages[seat % len(languages)]
     reply = phones[0].post("/api/tables", json={"game": "wicked-forest", "players": PLAYERS,
                                                  "options": {"first_leader": "0"}})
     code = reply.get_json()["code"]
     for seat, phone in enumerate(phones):
-        assert phone.post(f"/api/tables/{code}/seats/{seat}").status_code == 201
+        reply = phone.post(f"/api/tables/{code}/seats/{seat}")
+        assert reply.status_code == 201, (reply.status_code, reply.data[:300])
     return code, phones
 
 
-def one_run(moves: int, profile: str | None, garbage: list | None = None) -> float:
+def one_run(moves: int, profile: str | None, garbage: list | None = None,
+            languages: list[str] | None = None) -> float:
     folder = tempfile.mkdtemp(prefix="forest-move-")
     app = create_app({"DATABASE": os.path.join(folder, "bench.sqlite"), "SECRET_KEY": "bench",
                       "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 3600.0,
@@ -87,7 +95,7 @@ def one_run(moves: int, profile: str | None, garbage: list | None = None) -> flo
                       "STREAM_PUSH_GAP_SECONDS": 0.0,
                       # One process: a move wakes its streams directly, no watcher needed.
                       "STREAM_POLL_SECONDS": 3600.0})
-    code, phones = seated_table(app)
+    code, phones = seated_table(app, languages)
     version = phones[0].get(f"/api/tables/{code}").get_json()["version"]
     streams = [Stream(phone.get(f"/t/{code}/events?v={version}&views=1",
                                 headers={"Accept-Encoding": "gzip"}, buffered=False))
@@ -140,13 +148,17 @@ def main() -> int:
     parser.add_argument("--profile", help="write a cProfile of the last run here")
     parser.add_argument("--garbage", action="store_true",
                         help="then count the objects per move left to the cycle collector")
+    parser.add_argument("--languages", nargs="+", default=None, metavar="CODE",
+                        help="the phones' Accept-Language, in turn (default: none sent, English)")
     args = parser.parse_args()
     from harness import command_line, machine_line
     print(machine_line())
     print(command_line())
+    print(f"phones' languages: {' '.join(args.languages) if args.languages else 'none sent (English)'}")
     figures = []
     for run in range(args.runs):
-        figures.append(one_run(args.moves, args.profile if run == args.runs - 1 else None))
+        figures.append(one_run(args.moves, args.profile if run == args.runs - 1 else None,
+                               languages=args.languages))
         print(f"run {run + 1}: {figures[-1]:.2f} ms of CPU per move (a post and 4 pushed views)")
     print(f"median {statistics.median(figures):.2f} ms, spread {min(figures):.2f}-{max(figures):.2f} ms")
     if args.garbage:

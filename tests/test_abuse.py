@@ -501,3 +501,16 @@ def test_csv_keeps_numbers_numbers_and_every_formula_start_text(client):
     assert {row["level"] for row in mine} == {"'\t=1"} and {row["game_name"] for row in mine} == {"'  -cmd"}
     plain = [row for row in rows if row["player"] == "Ben"]
     assert plain and all(not row["game_name"].startswith("'") for row in plain)
+
+
+def test_with_rate_limits_switched_off_codes_are_not_counted_and_nothing_fails(database, tmp_path):
+    """RATELIMIT_ENABLED off (a trusted room, or a benchmark): the code look-ups are not
+    counted at all, instead of asking a limiter that was never started (a 500)."""
+    quiet = create_app({"TESTING": True, "DATABASE": database("quiet"), "SECRET_KEY": "test-key",
+                        "LAN_ADDRESS": "192.168.1.20", "RATELIMIT_ENABLED": False,
+                        "CODE_GUESS_LIMIT": "2 per minute"})
+    host, newcomer = quiet.test_client(), quiet.test_client()
+    code = create_tiny(host)
+    assert [newcomer.get(f"/join/{UNKNOWN}").status_code for _ in range(4)] == [404] * 4
+    assert newcomer.post(f"/api/tables/{code}/seats/1").status_code == 201
+    assert newcomer.get(f"/api/tables/{code}").get_json()["my_seats"] == [1]

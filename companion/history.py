@@ -43,7 +43,10 @@ SUMMARY_MAX = 3000
 STATS_PAGE_SIZE = 25  # people per page of the stats
 CHART_PEOPLE = 6
 
-now = time.time  # the history's clock; tests replace it
+def now() -> float:
+    """The history's clock (tests replace it). Read through `time.time` at each call: bound
+    once at import, it kept whatever clock was in place then (a test's fake one)."""
+    return time.time()
 
 
 class HistoryError(Exception):

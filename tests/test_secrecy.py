@@ -135,7 +135,7 @@ def read_everything(app, client, code, rules_read):
                                 image_factory=qrcode.image.svg.SvgPathImage, border=2)
             buffer = io.BytesIO()
             image.save(buffer)
-            assert resp.data == buffer.getvalue(), "the QR code carries more than the join address"
+            assert resp.data == buffer.getvalue(), ("the QR code carries more than the join address", url, resp.status_code)
             answers.append((url, record(resp)))
         else:
             answers.append((f"{url} {headers}", record(client.get(url, headers=headers))))

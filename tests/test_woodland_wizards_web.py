@@ -124,7 +124,7 @@ def test_each_phone_sees_its_own_wandering_turn_first(client, make_client):
     # Ben may still tap for Ana from the panel of everyone's turns, or correct whose turn it is.
     panel = re.search(r'<details class="panel[^"]*" id="ww-wander-all".*?</details>', ben_page, re.S).group(0)
     assert 'aria-label="Ana drew and played: ' in panel
-    assert 'aria-label="Correct: it is Cara\'s turn"' in panel
+    assert 'aria-label="Correct: it is Cara&#39;s turn"' in panel  # (its apostrophe escaped)
     ok(client, code, "end_wandering_turn", {"player": 0})
     assert "You have drawn and played." in primary(client.get(f"/t/{code}").get_data(as_text=True))
     assert "Your turn, Ben" in primary(ben.get(f"/t/{code}").get_data(as_text=True))

@@ -22,6 +22,7 @@ from companion.games import get_game
 from companion.web import i18n, shared_parts
 from companion.web.limits import limiter
 
+from .campaign_play import run_text
 from .test_fuzz_api import OPTIONS, PROGRESS, valid_value
 from .test_pushed_views import views_in
 from .test_secrecy import normalise
@@ -97,28 +98,59 @@ def test_a_shared_part_is_rendered_once_per_version_for_every_seated_phone(tmp_p
     assert "set_draw_pile" not in html and "Draw pile" in html
 
 
-def test_a_shared_part_is_rendered_once_per_version_for_each_language_in_use(tmp_path):
-    """A table of four phones in three languages: each part is rendered once per language,
-    each phone gets it in its own, and a one-language table renders it once, as before."""
+def test_a_shared_part_is_rendered_once_per_version_for_all_the_languages_in_use(tmp_path):
+    """A table of four phones in three languages: each part is rendered once per version for
+    every language at once (its words marked), each phone gets it in its own, and a
+    one-language table renders it once in that language, as before."""
     app = make_app(tmp_path)
     code, phones = seated_table(app)
     for phone, language in zip(phones, ["de", "fr", "de", "es"]):
         phone.set_cookie(i18n.COOKIE, language)
     cache = shared_parts.cache_of(app)
     cache.clear()
-    before = cache.renders
+    before, recorded = cache.renders, cache.recorded
     pages = [fetched(phone, code) for phone in phones]
     per_language = (cache.renders - before) // 3
     assert per_language >= 2 and cache.renders - before == 3 * per_language
+    # The first phone's language rendered as usual; the second language on, once for all.
+    assert cache.recorded - recorded == per_language
     glance = {code_: i18n.language(code_).gettext("The table at a glance") for code_ in ("de", "fr", "es")}
     assert len(set(glance.values())) == 3 and "The table at a glance" not in glance.values()
     for page, language in zip(pages, ["de", "fr", "de", "es"]):
-        assert glance[language] in page
+        assert glance[language] in page and "\x00" not in page
         assert all(glance[other] not in page for other in glance if other != language)
     assert post_move(phones[1], code, "set_draw_pile", {"count": 20}).status_code == 200
-    for phone in phones:
-        fetched(phone, code)
+    moved = [fetched(phone, code) for phone in phones]
     assert cache.renders - before == 6 * per_language
+    assert cache.recorded - recorded == 2 * per_language  # once this version, for all three
+    # What each phone got is what a server whose every table reads that one language renders.
+    cache.check = False  # (not held against a render here: compared below instead)
+    for phone, page in zip(phones, moved):
+        assert normalise(page) == normalise(_rendered_alone(app, code, phone))
+    # One language: rendered in it, never marked.
+    single = make_app(tmp_path / "single")
+    code2, phones2 = seated_table(single)
+    cache2 = shared_parts.cache_of(single)
+    for phone in phones2:
+        phone.set_cookie(i18n.COOKIE, "fr")
+        fetched(phone, code2)
+    assert cache2.recorded == 0 and cache2.renders >= 2
+
+
+def _rendered_alone(app, code, phone):
+    """The phone's view of `code` rendered as if no other language were in use: the part
+    cache emptied, the table's languages forgotten, the parts kept in the database dropped."""
+    cache = shared_parts.cache_of(app)
+    cache.clear()
+    cache.languages.clear()
+    with app.app_context():
+        conn = get_db()
+        with store.Transaction(conn):
+            run_text(conn, "DELETE FROM shared_part", {})
+    renders, recorded = cache.renders, cache.recorded
+    html = fetched(phone, code)
+    assert cache.renders > renders and cache.recorded == recorded
+    return html
 
 
 def test_shared_forms_carry_no_seat_and_act_for_the_phones_seat(tmp_path):
@@ -211,9 +243,16 @@ def test_a_gzip_stream_of_shared_parts_checks_out_whole(tmp_path):
     assert [normalise(v) for v in views_in(text)][-1] == normalise(fetched(phones[1], code))
 
 
+# The machine's phones read in these, in turn (the watcher in the last): a part is then
+# rendered once for every language, and each phone's words put in (checked, under test,
+# against a render in its language as well).
+MACHINE_LANGUAGES = ["en", "de", "fr", "en_XA", "es"]
+
+
 class SharedPartsMachine(RuleBasedStateMachine):
     """Moves of every kind, undos, seats freed and taken by another phone; after each step
-    every phone's view, with the parts shared, is the view rendered for it from nothing."""
+    every phone's view, with the parts shared, is the view rendered for it from nothing.
+    The phones read in several languages."""
 
     game_id = "wicked-forest"
 
@@ -230,6 +269,9 @@ class SharedPartsMachine(RuleBasedStateMachine):
                                               if self.game.MAX_PLAYERS < len(NAMES) else NAMES)
         self.watcher = self.app.test_client()
         self.host = self.phones[0]
+        for index, phone in enumerate(self.phones):
+            phone.set_cookie(i18n.COOKIE, MACHINE_LANGUAGES[index % 4])
+        self.watcher.set_cookie(i18n.COOKIE, MACHINE_LANGUAGES[4])
 
     def _state(self):
         return self.host.get(f"/api/tables/{self.code}").get_json()
@@ -271,6 +313,7 @@ class SharedPartsMachine(RuleBasedStateMachine):
             return  # the host keeps its seat
         self.host.delete(f"/api/tables/{self.code}/seats/{seat}", headers=ORIGIN)
         phone = self.app.test_client()
+        phone.set_cookie(i18n.COOKIE, MACHINE_LANGUAGES[(seat + 1) % 4])  # another language
         if phone.post(f"/api/tables/{self.code}/seats/{seat}", headers=ORIGIN).status_code == 201:
             self.phones[seat] = phone
 
@@ -281,11 +324,9 @@ class SharedPartsMachine(RuleBasedStateMachine):
         everyone = self.phones + [self.watcher]
         # With the parts the last step's reads left behind (an older version, maybe)...
         shared = [normalise(fetched(p, self.code)) for p in everyone]
-        alone = []
-        for p in everyone:
-            shared_parts.cache_of(self.app).clear()
-            alone.append(normalise(fetched(p, self.code)))
+        alone = [normalise(_rendered_alone(self.app, self.code, p)) for p in everyone]
         assert shared == alone
+        assert shared_parts.cache_of(self.app).recorded > 0  # (the parts were said from one render)
         for p in everyone:  # ...and the next step starts from parts of this version
             fetched(p, self.code)
 

@@ -27,7 +27,7 @@ def _escaped(value) -> str:
 
 def _said(value):
     """A game's words (Text, Names) as this phone reads them; anything else as it is."""
-    return i18n.say(value) if isinstance(value, (Text, Names)) else value
+    return i18n.say_in_template(value) if isinstance(value, (Text, Names)) else value
 
 
 def _text(value) -> str:
@@ -35,8 +35,8 @@ def _text(value) -> str:
     version) come back in every form of every view, so each is escaped once. A game's words
     are said in the phone's language first."""
     if isinstance(value, (Text, Names)):
-        value = i18n.say(value)
-    elif isinstance(value, Markup):
+        value = i18n.say_in_template(value)  # (a mark, markup, in a part rendered for every language)
+    if isinstance(value, Markup):
         return str(value)  # HTML already (a template's message, its values escaped there)
     try:
         return _escaped(value)
@@ -104,6 +104,11 @@ def spoken_name(label, visible) -> str | None:
     label leaves them out, so a player who says what they see (voice control) names it."""
     if not label:
         return None
+    return _spoken_name(label, visible)
+
+
+@i18n.deferred
+def _spoken_name(label, visible) -> str:
     label, visible = _said(label), _said(visible)
     if isinstance(label, Markup):  # a template's message: its words, escaped once by the caller
         label = label.unescape()
@@ -124,6 +129,13 @@ def act_button(context, action, text, seat=None, cls="btn", fields=None, label=N
                   f'<button class="{_text(cls)}" type="submit"{aria}>{_text(text)}</button></form>')
 
 
+@i18n.deferred
+def _caption(message, said):
+    # The message's own words escaped once, the label as it came: a template's label is
+    # markup already (its player's name escaped there), plain text is escaped here.
+    return escape(i18n.say(message)).format(label=said)
+
+
 @pass_context
 def act_stepper(context, action, value, name, low, high, fields=None, label="", unit=""):
     """A number with − and + beside it, each its own form posting value ∓ 1."""
@@ -135,13 +147,8 @@ def act_stepper(context, action, value, name, low, high, fields=None, label="", 
                 f'<button class="btn step" name="{_text(name)}" value="{_text(new_value)}"'
                 f'{" disabled" if disabled else ""} aria-label="{words}">{sign}</button></form>')
 
-    def caption(message):
-        # The message's own words escaped once, the label as it came: a template's label is
-        # markup already (its player's name escaped there), plain text is escaped here.
-        return escape(i18n.say(message)).format(label=said)
-
-    minus = caption(t("{label} minus one", label="{label}"))
-    plus = caption(t("{label} plus one", label="{label}"))
+    minus = _caption(t("{label} minus one", label="{label}"), said)
+    plus = _caption(t("{label} plus one", label="{label}"), said)
     return Markup(f'<div class="stepper" role="group" aria-label="{_text(said)}">'
                   f'{step(value - 1, value <= low, "−", minus)}'
                   f'<span class="step-value" aria-live="polite">{_text(value)}{_text(unit)}</span>'

@@ -14,8 +14,11 @@ and lengthened, for tests) is made from the template `messages.pot`; it is never
 
 from __future__ import annotations
 
+import contextvars
+import functools
 import io
 import re
+import secrets
 import threading
 from pathlib import Path
 
@@ -30,6 +33,7 @@ from flask.json.provider import DefaultJSONProvider
 from flask import Blueprint, current_app, has_request_context, redirect, request
 from flask_babel import Babel, Domain
 from jinja2 import pass_context
+from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from ..games.words import Names, Text
@@ -59,7 +63,14 @@ def known(code) -> str | None:
 def current() -> str:
     """This request's language code (English outside a request). Asked several times per
     request, found once and kept in its environ; each source is read only when the request
-    carries it (parsing every header of every request cost more than an action's rules)."""
+    carries it (parsing every header of every request cost more than an action's rules).
+    While a part is rendered for every language at once (`recorded`), there is none: asking
+    raises LanguageNeeded (the part is then rendered in each language as usual)."""
+    speaking = _speaking.get()
+    if speaking is not None:
+        return speaking
+    if _recording.get() is not None:
+        raise LanguageNeeded
     ctx = _cv_request.get(None)  # (not through the `request` proxy: asked a hundred times a view)
     if ctx is None:
         return "en"
@@ -177,6 +188,7 @@ class CatalogLanguage:
         self.english = code == "en"
         self.locale = Locale.parse(formatting_locale(code))
         self.catalog = translations(code)
+        self._numbers: dict = {}
 
     def gettext(self, message):
         return self.catalog.ugettext(message)
@@ -196,7 +208,14 @@ class CatalogLanguage:
         return format_list(items, locale=self.locale)
 
     def number(self, value):
-        return format_decimal(value, locale=self.locale)
+        # Babel's formatting reads the locale's patterns each time (some 100 µs): the few
+        # numbers of a game are kept once said.
+        found = self._numbers.get(value)
+        if found is None:
+            if len(self._numbers) > 4096:
+                self._numbers.clear()
+            found = self._numbers[value] = format_decimal(value, locale=self.locale)
+        return found
 
 
 def language(code: str | None = None) -> CatalogLanguage:
@@ -206,6 +225,140 @@ def language(code: str | None = None) -> CatalogLanguage:
     if found is None:
         found = _languages[code] = CatalogLanguage(code)
     return found
+
+
+# --- one render for every language -------------------------------------------------------
+# A shared part (`shared_parts`) is the same on every phone of a table but for its words. At a
+# table in three languages, rendering it three times was most of what a move cost, so it can
+# be rendered once with a mark in place of each thing said in a language (every call of a
+# `deferred` function), the calls kept; each language then only makes those calls again in
+# it and puts their HTML in the marks (`spoken_in`), a small part of a render. Anything else
+# that asks for the language during such a render (`current`) stops it: that part is then
+# rendered in each language as before.
+
+class LanguageNeeded(RuntimeError):
+    """The language was asked for while a part was rendered for every language at once."""
+
+
+_recording: contextvars.ContextVar[list | None] = contextvars.ContextVar("forest_recording", default=None)
+_speaking: contextvars.ContextVar[str | None] = contextvars.ContextVar("forest_speaking", default=None)
+_SAID = f"\x00said-{secrets.token_hex(4)}-"  # a mark: this, a call's number, then \x00
+_SAID_MARK = re.compile(re.escape(_SAID) + r"(\d+)\x00")
+
+
+def deferred(function):
+    """`function`, whose answer is said in the phone's language and put into HTML as text
+    (escaped unless it is markup): called as it is, except while a part is rendered for
+    every language at once (`recorded`), when the call is kept and a mark stands in for it."""
+    @functools.wraps(function)
+    def kept_or_called(*args, **kwargs):
+        calls = _recording.get()
+        if calls is None:
+            return function(*args, **kwargs)
+        calls.append((function, args, kwargs))
+        return Markup(f"{_SAID}{len(calls) - 1}\x00")
+    return kept_or_called
+
+
+def recorded(render, strict: bool = False):
+    """`render()` with every deferred call kept and marked: (its text, the calls), or None
+    when something in it asked for the language itself (`strict`: LanguageNeeded raised)."""
+    calls: list = []
+    token = _recording.set(calls)
+    try:
+        return render(), calls
+    except LanguageNeeded:
+        if strict:
+            raise
+        return None
+    finally:
+        _recording.reset(token)
+
+
+def spoken_in(code: str, text: str, calls: list, keys: list | None = None) -> str:
+    """A `recorded` text in language `code`: each call made again in it, in order (a call's
+    arguments may hold marks of calls before it), its HTML put in its mark. Most calls come
+    back at every version (the same label, the same name), so each language keeps what its
+    calls said, by the calls' `keys` (`call_keys`, found once for every language)."""
+    said: list[str] = []
+    kept = _said_before.setdefault(code, {})
+    if len(kept) > KEPT_CALLS:
+        kept.clear()
+
+    def said_for(found):
+        return said[int(found.group(1))]
+
+    def filled(value):
+        if isinstance(value, str) and _SAID in value:
+            text = _SAID_MARK.sub(said_for, value)
+            return Markup(text) if isinstance(value, Markup) else text
+        return value
+
+    token = _speaking.set(code)
+    try:
+        for index, (function, args, kwargs) in enumerate(calls):
+            key = keys[index] if keys is not None else None
+            answer = kept.get(key) if key is not None else None
+            if answer is None:
+                answer = str(escape(function(*[filled(arg) for arg in args],
+                                             **{name: filled(value) for name, value in kwargs.items()})))
+                if key is not None:
+                    kept[key] = answer
+            said.append(answer)
+    finally:
+        _speaking.reset(token)
+    return _SAID_MARK.sub(said_for, text) if calls else text
+
+
+_said_before: dict[str, dict] = {}
+KEPT_CALLS = 20000  # per language: the calls of the parts of the tables playing now
+
+
+class _Unkeyed(Exception):
+    pass
+
+
+def call_keys(calls: list) -> list:
+    """What tells each recorded call apart for what it says, whatever the part or version:
+    its function and its arguments, each with its kind (markup is not text: one is escaped,
+    the other not), a Text by its message and sense too, and a mark by the key of the call
+    it stands for. None for a call with an argument of another kind (made again each time)."""
+    keys: list = []
+
+    def value_key(value):
+        kind = type(value)
+        if kind is Text:
+            return (kind, str.__str__(value), value.message, value.context, value.plural)
+        if kind is str or kind is Markup:
+            if _SAID not in value:
+                return (kind, value)
+            pieces = _SAID_MARK.split(value)  # text, a call's number, text, ...
+            for place in range(1, len(pieces), 2):
+                pieces[place] = keys[int(pieces[place])]
+                if pieces[place] is None:
+                    raise _Unkeyed
+            return (kind, tuple(pieces))
+        if kind is Names:
+            return (kind, tuple(value.items))
+        if kind in (int, float, bool) or value is None:
+            return (kind, value)
+        if isinstance(value, Context):
+            return (Context, value.eval_ctx.autoescape)  # all a template's gettext reads of it
+        raise _Unkeyed
+
+    for function, args, kwargs in calls:
+        try:
+            keys.append((function, tuple(value_key(arg) for arg in args),
+                         tuple((name, value_key(value)) for name, value in kwargs.items())))
+        except _Unkeyed:
+            keys.append(None)
+    return keys
+
+
+@deferred
+def language_marker(code: str) -> Markup:
+    """` aria-current="true"` on the language menu's button of the page's language."""
+    return Markup(' aria-current="true"') if code == current() else Markup("")
 
 
 # --- rendering --------------------------------------------------------------------------
@@ -239,8 +392,16 @@ def _walk(value, lang):
 def _finalize(value):
     """Every `{{ ... }}` of a template: a game's Text said in the page's language."""
     if type(value) is Text or type(value) is Names:
-        return value.render(language())
+        return _rendered(value)
     return value
+
+
+@deferred
+def _rendered(value):
+    return value.render(language())
+
+
+say_in_template = deferred(say)
 
 
 class LocalizedJSON(DefaultJSONProvider):
@@ -282,12 +443,14 @@ def _formatted(context, text, values):
 
 
 @pass_context
+@deferred
 def _gettext(context, message, **values):
     catalog = _catalog_or_none()
     return _formatted(context, catalog.ugettext(message) if catalog else message, values)
 
 
 @pass_context
+@deferred
 def _ngettext(context, singular, plural, num, **values):
     values.setdefault("num", num)
     catalog = _catalog_or_none()
@@ -296,12 +459,14 @@ def _ngettext(context, singular, plural, num, **values):
 
 
 @pass_context
+@deferred
 def _pgettext(context, message_context, message, **values):
     catalog = _catalog_or_none()
     return _formatted(context, catalog.upgettext(message_context, message) if catalog else message, values)
 
 
 @pass_context
+@deferred
 def _npgettext(context, message_context, singular, plural, num, **values):
     values.setdefault("num", num)
     catalog = _catalog_or_none()
@@ -318,8 +483,9 @@ def init_app(app) -> None:
     # (after Flask-Babel's own, which these replace; `_` is gettext's alias)
     app.jinja_env.globals.update(gettext=_gettext, _=_gettext, ngettext=_ngettext,
                                  pgettext=_pgettext, npgettext=_npgettext)
-    app.jinja_env.globals.update(languages=LANGUAGES, current_language=current)
-    app.jinja_env.filters["say"] = say
+    app.jinja_env.globals.update(languages=LANGUAGES, current_language=current,
+                                 language_marker=language_marker)
+    app.jinja_env.filters["say"] = say_in_template
     app.register_blueprint(bp)
 
     @app.after_request

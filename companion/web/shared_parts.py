@@ -17,9 +17,10 @@ included with `{{ shared_part("game/_shared_x.html") }}`, and is rendered:
   the same (no shared part holds <pre>, <textarea> or a script), so one compressed copy
   serves both a fragment's body and a stream's `view` event, whose lines are `data:` lines.
 
-It is kept per table, for the table's current version and seat stamp, in this process,
-and in the database (`shared_part`), where the other processes take it instead of
-rendering it again.
+It is kept per table, for the table's current version and seat stamp and per language, in
+this process, and in the database (`shared_part`), where the other processes take it
+instead of rendering it again. At a table read in several languages it is rendered once for
+all of them (`Recorded`): its words marked, then said in each language (`i18n.recorded`).
 A phone passed around and opened for one player (a private screen) acts as that player,
 so its parts are rendered for it alone, with that seat in their forms.
 """
@@ -209,17 +210,51 @@ class PublicTable:
 
 
 class PartCache(Newest):
-    """The newest render of each (table, part, seated, language) in this process."""
+    """The newest render of each (table, part, seated, language) in this process; and, for a
+    table whose phones read several languages, of each (table, part, seated) for every
+    language at once (`Recorded`)."""
 
     def __init__(self, limit: int = MAX_PARTS):
         super().__init__(limit)
         self.renders = 0  # how many parts were rendered (the tests count them)
+        self.recorded = 0  # how many of them for every language at once
+        self.spoken = 0  # how many parts were said in a language from such a render
+        # The languages each table's parts were last asked in (the newest tables only).
+        self.languages = Newest(limit)
+        self.check = False  # a test's: each part said from a recording is held against a render
+
+    def several_languages(self, table_id, stamp, language: str) -> bool:
+        """Whether this table's parts are read in more than one language, counting this one:
+        then a part is rendered once for all of them. A table read in one language renders
+        it in that language, as it always did."""
+        seen = self.languages.get(table_id, None)
+        if seen is None:
+            self.languages.put(table_id, None, {language})
+            return False
+        seen.add(language)
+        return len(seen) > 1
+
+
+class Recorded:
+    """A part rendered for every language at once: its text with marks and the calls that say
+    its words (`i18n.recorded`); each language is made from it when first asked."""
+
+    __slots__ = ("text", "calls", "keys")
+
+    def __init__(self, text: str, calls: list):
+        self.text, self.calls = text, calls
+        self.keys = i18n.call_keys(calls)
+
+    def spoken_in(self, language: str) -> str:
+        return one_line(i18n.spoken_in(language, self.text, self.calls, self.keys))
 
 
 def cache_of(app) -> PartCache:
     cache = app.extensions.get("forest_shared_parts")
     if cache is None:
         cache = app.extensions["forest_shared_parts"] = PartCache()
+        # Under test, each part said from a recording is held against a plain render.
+        cache.check = bool(app.config.get("TESTING"))
     return cache
 
 
@@ -263,6 +298,27 @@ class PartRenderer:
     def _render(self, name: str) -> Markup:
         return Markup(one_line(self.app.jinja_env.get_template(name).render(self._context())))
 
+    def _said_once_for_all(self, name: str, cache) -> Markup | None:
+        """The part in this phone's language from its render for every language (made now
+        if no phone made it at this stamp); None when the part cannot be rendered so."""
+        key = (self.table.id, name, self.seated, None)
+        recorded = cache.get(key, self.stamp)
+        if recorded is None:
+            context = self._context()  # (its extras may read the database: not while recording)
+            template = self.app.jinja_env.get_template(name)
+            made = i18n.recorded(lambda: one_line(template.render(context)), strict=cache.check)
+            if made is None:
+                return None
+            recorded = Recorded(*made)
+            cache.recorded += 1
+            cache.put(key, self.stamp, recorded)
+        cache.spoken += 1
+        html = Markup(recorded.spoken_in(self.language))
+        if cache.check:
+            rendered = self._render(name)
+            assert html == rendered, f"{name} in {self.language}: said from a recording, it differs"
+        return html
+
     def _stored_name(self, name: str) -> str:
         return f"{name}|{'seated' if self.seated else 'watching'}|{self.language}"
 
@@ -289,7 +345,11 @@ class PartRenderer:
                 self._look_up_stored(cache)
                 piece = cache.get(key, self.stamp)
             if piece is None:
-                html = self._render(name)
+                html = None
+                if cache.several_languages(self.table.id, self.stamp, self.language):
+                    html = self._said_once_for_all(name, cache)
+                if html is None:
+                    html = self._render(name)
                 piece = Piece(html)
                 cache.renders += 1
                 cache.put(key, self.stamp, piece)

@@ -1,0 +1,93 @@
+"""One render for every language (companion/web/i18n.py: `deferred`, `recorded`, `spoken_in`,
+`call_keys`): a text rendered once with its words marked reads, in each language, exactly
+as a render in that language; anything that asks for the language stops it; a call's key
+tells apart every call whose answer could differ."""
+
+from __future__ import annotations
+
+import pytest
+from markupsafe import Markup
+
+from companion import create_app
+from companion.games.words import Names, t, tc, tn
+from companion.web import i18n
+
+LANGUAGES = ["en", "de", "fr", "es", "en_XA"]
+
+TEMPLATE = """<p>{{ _("Undo") }} · {{ ngettext("%(num)d card", "%(num)d cards", count) }}</p>
+<p title="{{ _("Go to %(phase)s", phase=phase|say) }}">{{ event }} {{ names }} {{ plain }}</p>
+{% for code, name in languages.items() %}<b{{ language_marker(code) }}>{{ name }}</b>{% endfor %}
+{{ pgettext("choice", "Stay") }} {{ _("%(count)s placed: %(ways)s.", count=count, ways=ways|join(", ")) }}"""
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "said.sqlite"), "SECRET_KEY": "k",
+                       "LAN_ADDRESS": "127.0.0.1"})
+
+
+def values(count):
+    return {"count": count, "phase": tc("phase", "Spell Phase"),
+            "event": t("{who} returned", who="Ana <b>"), "names": Names(["Ana", "Ben", "Cara"]),
+            "plain": "<i>Eve & co</i>", "ways": [t("Crossroads"), "x<y"]}
+
+
+@pytest.mark.parametrize("count", [1, 3])
+def test_a_text_said_from_its_recording_reads_as_a_render_in_each_language(app, count):
+    template = app.jinja_env.from_string(TEMPLATE)
+    with app.test_request_context("/"):
+        made = i18n.recorded(lambda: template.render(values(count)), strict=True)
+    assert made is not None
+    text, calls = made
+    assert "\x00" in text and len(calls) >= 8
+    keys = i18n.call_keys(calls)
+    seen = set()
+    for language in LANGUAGES:
+        with app.test_request_context(f"/?lang={language}"):
+            direct = template.render(values(count))
+        said = i18n.spoken_in(language, text, calls, keys)
+        again = i18n.spoken_in(language, text, calls, keys)  # from what the calls said before
+        assert said == direct and again == direct, language
+        assert "\x00" not in said
+        seen.add(said)
+    assert len(seen) == len(LANGUAGES)  # every language reads differently
+
+
+def test_asking_for_the_language_stops_a_recording(app):
+    template = app.jinja_env.from_string("{{ _('Undo') }} {{ current_language() }}")
+    with app.test_request_context("/?lang=de"):
+        assert i18n.recorded(lambda: template.render()) is None
+        with pytest.raises(i18n.LanguageNeeded):
+            i18n.recorded(lambda: template.render(), strict=True)
+        # and the request's language is back once the recording is over
+        assert i18n.current() == "de" and template.render().endswith(" de")
+
+
+def test_a_deferred_call_outside_a_recording_is_an_ordinary_call():
+    calls = []
+
+    @i18n.deferred
+    def said(word):
+        calls.append(word)
+        return word.upper()
+
+    assert said("stay") == "STAY" and calls == ["stay"]
+
+
+def test_a_calls_key_tells_apart_whatever_could_be_said_differently():
+    def key(*args):
+        return i18n.call_keys([(str.upper, args, {})])[0]
+
+    assert key(t("Stay")) != key(tc("choice", "Stay"))  # one English, two senses
+    assert key("a<b") != key(Markup("a<b"))  # text is escaped, markup is not
+    assert key(1) != key(True) and key(1) != key("1")
+    assert key(tn("{count} card", "{count} cards", 2)) == key(tn("{count} card", "{count} cards", 2))
+    assert key(Names(["Ana, Ben", "Cara"])) != key(Names(["Ana", "Ben", "Cara"]))  # one English
+    assert key(["a list"]) is None  # not keyed: made again every time
+    # A mark is keyed by the call it stands for, whichever number it has in its text.
+    first = [(str.upper, ("x",), {}), (str.lower, ("y",), {})]
+    with_marks = i18n.call_keys(first + [(str.title, (Markup(i18n._SAID + "1\x00 z"),), {})])
+    other = i18n.call_keys([(str.lower, ("y",), {}), (str.title, (Markup(i18n._SAID + "0\x00 z"),), {})])
+    assert with_marks[2] == other[1]
+    unkeyed = i18n.call_keys([(str.upper, (["a list"],), {}), (str.title, (Markup(i18n._SAID + "0\x00"),), {})])
+    assert unkeyed == [None, None]  # (a mark of a call made again every time)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import io
+import itertools
 import re
 import secrets
 import threading
@@ -348,11 +349,25 @@ def call_keys(calls: list) -> list:
 
     for function, args, kwargs in calls:
         try:
-            keys.append((function, tuple(value_key(arg) for arg in args),
-                         tuple((name, value_key(value)) for name, value in kwargs.items())))
+            key = (function, tuple(value_key(arg) for arg in args),
+                   tuple((name, value_key(value)) for name, value in kwargs.items()))
         except _Unkeyed:
             keys.append(None)
+            continue
+        # Each key stands as a number, found once here: each language then looks up a
+        # number, not a nested tuple hashed again. A number is never given twice, so one
+        # kept by a part made before a clearing still means what it meant.
+        number = _numbered.get(key)
+        if number is None:
+            if len(_numbered) > 4 * KEPT_CALLS:
+                _numbered.clear()
+            number = _numbered[key] = next(_numbers)  # (one step of a count: atomic)
+        keys.append(number)
     return keys
+
+
+_numbered: dict = {}
+_numbers = itertools.count(1)
 
 
 @deferred

@@ -29,6 +29,10 @@ class Newest:
             while len(self._kept) > self.limit:
                 self._kept.popitem(last=False)
 
+    def discard(self, key) -> None:
+        with self._lock:
+            self._kept.pop(key, None)
+
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()

@@ -39,7 +39,7 @@ from ..db import get_db
 from . import i18n
 from .newest import Newest
 
-MAX_PARTS = 4096  # kept in a process: one per table, part and seated-or-not, the newest version only
+MAX_PARTS = 16384  # kept in a process: one per table, part, seated-or-not and language, the newest version only
 
 
 class Piece:
@@ -239,11 +239,12 @@ class Recorded:
     """A part rendered for every language at once: its text with marks and the calls that say
     its words (`i18n.recorded`); each language is made from it when first asked."""
 
-    __slots__ = ("text", "calls", "keys")
+    __slots__ = ("text", "calls", "keys", "said")
 
     def __init__(self, text: str, calls: list):
         self.text, self.calls = text, calls
         self.keys = i18n.call_keys(calls)
+        self.said: set[str] = set()  # the languages it was said in
 
     def spoken_in(self, language: str) -> str:
         return one_line(i18n.spoken_in(language, self.text, self.calls, self.keys))
@@ -314,6 +315,10 @@ class PartRenderer:
             cache.put(key, self.stamp, recorded)
         cache.spoken += 1
         html = Markup(recorded.spoken_in(self.language))
+        recorded.said.add(self.language)
+        everyone = cache.languages.get(self.table.id, None)
+        if everyone and recorded.said >= everyone:
+            cache.discard(key)  # said in every language the table reads: not kept (some 20 KB)
         if cache.check:
             rendered = self._render(name)
             assert html == rendered, f"{name} in {self.language}: said from a recording, it differs"

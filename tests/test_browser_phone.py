@@ -3,6 +3,7 @@ becomes this phone's, clear of the countdown bar, with focus on nothing the play
 touch; a tap shows it is on its way; a tap the network lost is sent again as the same request
 or reported; a phone offline says so and catches up; stream restarts log nothing."""
 
+import json
 import os
 import re
 import threading
@@ -103,9 +104,16 @@ def assert_step_in_view(page, what, touched=None):
     except Exception:
         place = page.evaluate(STEP_PLACE)
         raise AssertionError(f"{what}: the next step is out of view: {place}, scrolled {page.evaluate('scrollY')} px")
-    focus = page.evaluate(FOCUS)  # a control's words run together with its small print's
-    assert focus is None or (touched is not None and focus.startswith(touched)), \
-        f"{what}: focus on {focus!r}, which nobody touched"
+    # Focus is let go when the swapped view settles (htmx's settle comes a moment after the
+    # swap the test waited for): waited for, as long as a step's scroll.
+    focus_ok = f"""() => {{
+      const focus = ({FOCUS})();  // a control's words run together with its small print's
+      return focus === null || ({json.dumps(touched)} !== null && focus.startsWith({json.dumps(touched)}));
+    }}"""
+    try:
+        page.wait_for_function(focus_ok, timeout=4000, polling="raf")
+    except Exception:
+        raise AssertionError(f"{what}: focus on {page.evaluate(FOCUS)!r}, which nobody touched")
 
 
 def scroll_away(page):

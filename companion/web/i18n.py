@@ -407,15 +407,11 @@ def _walk(value, lang):
 def _finalize(value):
     """Every `{{ ... }}` of a template: a game's Text said in the page's language."""
     if type(value) is Text or type(value) is Names:
-        return _rendered(value)
+        return say_in_template(value)
     return value
 
 
-@deferred
-def _rendered(value):
-    return value.render(language())
-
-
+# `say` as templates use it: in a part rendered for every language, a mark.
 say_in_template = deferred(say)
 
 

@@ -218,12 +218,11 @@ class PartCache(Newest):
         super().__init__(limit)
         self.renders = 0  # how many parts were rendered (the tests count them)
         self.recorded = 0  # how many of them for every language at once
-        self.spoken = 0  # how many parts were said in a language from such a render
         # The languages each table's parts were last asked in (the newest tables only).
         self.languages = Newest(limit)
         self.check = False  # a test's: each part said from a recording is held against a render
 
-    def several_languages(self, table_id, stamp, language: str) -> bool:
+    def several_languages(self, table_id, language: str) -> bool:
         """Whether this table's parts are read in more than one language, counting this one:
         then a part is rendered once for all of them. A table read in one language renders
         it in that language, as it always did."""
@@ -305,15 +304,13 @@ class PartRenderer:
         key = (self.table.id, name, self.seated, None)
         recorded = cache.get(key, self.stamp)
         if recorded is None:
-            context = self._context()  # (its extras may read the database: not while recording)
-            template = self.app.jinja_env.get_template(name)
-            made = i18n.recorded(lambda: one_line(template.render(context)), strict=cache.check)
+            self._context()  # made first: its extras may read the database, not a part's words
+            made = i18n.recorded(lambda: self._render(name), strict=cache.check)
             if made is None:
                 return None
             recorded = Recorded(*made)
             cache.recorded += 1
             cache.put(key, self.stamp, recorded)
-        cache.spoken += 1
         html = Markup(recorded.spoken_in(self.language))
         recorded.said.add(self.language)
         everyone = cache.languages.get(self.table.id, None)
@@ -351,7 +348,7 @@ class PartRenderer:
                 piece = cache.get(key, self.stamp)
             if piece is None:
                 html = None
-                if cache.several_languages(self.table.id, self.stamp, self.language):
+                if cache.several_languages(self.table.id, self.language):
                     html = self._said_once_for_all(name, cache)
                 if html is None:
                     html = self._render(name)

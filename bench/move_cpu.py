@@ -85,8 +85,8 @@ def seated_table(app, languages: list[str] | None = None):
     return code, phones
 
 
-def one_run(moves: int, profile: str | None, garbage: list | None = None,
-            languages: list[str] | None = None) -> float:
+def table_moving(languages: list[str] | None = None):
+    """A seated table of five with four streams open, warmed up: (a move, what to close)."""
     folder = tempfile.mkdtemp(prefix="forest-move-")
     app = create_app({"DATABASE": os.path.join(folder, "bench.sqlite"), "SECRET_KEY": "bench",
                       "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 3600.0,
@@ -114,6 +114,16 @@ def one_run(moves: int, profile: str | None, garbage: list | None = None,
 
     for _ in range(20):  # templates compiled, caches warm
         move()
+
+    def close():
+        for stream in streams:
+            stream.close()
+    return move, close
+
+
+def one_run(moves: int, profile: str | None, garbage: list | None = None,
+            languages: list[str] | None = None) -> float:
+    move, close = table_moving(languages)
     profiler = None
     if profile:
         import cProfile
@@ -136,9 +146,25 @@ def one_run(moves: int, profile: str | None, garbage: list | None = None,
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(profile)
-    for stream in streams:
-        stream.close()
+    close()
     return spent / moves * 1000
+
+
+def paired_run(moves: int, languages: list[str], against: list[str], block: int = 10) -> tuple[float, float]:
+    """Two tables in this process, one in `languages`, one in `against`, moved in turn,
+    `block` moves each: the CPU per move of each, with whatever slows this machine down
+    for a while (a neighbour, the clock) shared alike."""
+    tables = [table_moving(languages), table_moving(against)]
+    spent = [0.0, 0.0]
+    for _ in range(0, moves, block):
+        for index, (move, _) in enumerate(tables):
+            started = time.process_time()
+            for _ in range(block):
+                move()
+            spent[index] += time.process_time() - started
+    for _, close in tables:
+        close()
+    return spent[0] / moves * 1000, spent[1] / moves * 1000
 
 
 def main() -> int:
@@ -150,11 +176,25 @@ def main() -> int:
                         help="then count the objects per move left to the cycle collector")
     parser.add_argument("--languages", nargs="+", default=None, metavar="CODE",
                         help="the phones' Accept-Language, in turn (default: none sent, English)")
+    parser.add_argument("--against", nargs="+", default=None, metavar="CODE",
+                        help="also a table whose phones read these languages, moved in turn with "
+                             "the first (blocks of 10 moves): each run gives both and their ratio")
     args = parser.parse_args()
     from harness import command_line, machine_line
     print(machine_line())
     print(command_line())
     print(f"phones' languages: {' '.join(args.languages) if args.languages else 'none sent (English)'}")
+    if args.against:
+        print(f"against a table in: {' '.join(args.against)} (moved in turn, 10 moves each)")
+        ratios = []
+        for run in range(args.runs):
+            first, second = paired_run(args.moves, args.languages or ["en"], args.against)
+            ratios.append(second / first)
+            print(f"run {run + 1}: {first:.2f} against {second:.2f} ms of CPU per move: "
+                  f"{(second / first - 1) * 100:+.1f} %")
+        print(f"median {(statistics.median(ratios) - 1) * 100:+.1f} %, spread "
+              f"{(min(ratios) - 1) * 100:+.1f} to {(max(ratios) - 1) * 100:+.1f} %")
+        return 0
     figures = []
     for run in range(args.runs):
         figures.append(one_run(args.moves, args.profile if run == args.runs - 1 else None,

@@ -5,6 +5,8 @@ tells apart every call whose answer could differ."""
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
 from markupsafe import Markup
 
@@ -91,3 +93,60 @@ def test_a_calls_key_tells_apart_whatever_could_be_said_differently():
     assert with_marks[2] == other[1]
     unkeyed = i18n.call_keys([(str.upper, (["a list"],), {}), (str.title, (Markup(i18n._SAID + "0\x00"),), {})])
     assert unkeyed == [None, None]  # (a mark of a call made again every time)
+
+
+def test_a_parts_change_is_worked_out_once_for_every_language_and_reads_right_in_each(app, monkeypatch):
+    """Two versions of a part recorded for every language: in each language the stream's
+    change (view_delta), made from the one change of their canonical texts, puts the new
+    text together from the old one; the canonical change is worked out once for all."""
+    from companion.web import shared_parts, view_delta
+    template = app.jinja_env.from_string(
+        '<section><h2>{{ _("Undo") }}</h2><p>🦊 {{ names }}</p></section>'
+        '<section><span>{{ ngettext("%(num)d card", "%(num)d cards", count) }}</span>'
+        '<span>{{ event }}</span></section><details><summary>{{ pgettext("choice", "Stay") }}</summary>'
+        '<p>{{ plain }} 🐺</p></details>')
+
+    def recording(count, names):
+        with app.test_request_context("/"):
+            made = i18n.recorded(lambda: shared_parts.one_line(template.render(
+                {**values(count), "names": Names(names)})), strict=True)
+        return shared_parts.Recorded(*made)
+
+    old_recording, new_recording = recording(1, ["Ana", "Bé🦋n"]), recording(3, ["Ana", "Cara"])
+    worked = []
+    real = view_delta._text_changes
+    monkeypatch.setattr(view_delta, "_text_changes", lambda *texts: worked.append(texts) or real(*texts))
+    seen = set()
+    for language in LANGUAGES:
+        old, new = old_recording.spoken_in(language, check=True), new_recording.spoken_in(language, check=True)
+        assert old.spoken is not None and new.spoken is not None
+        for piece, count, names in ((old, 1, ["Ana", "Bé🦋n"]), (new, 3, ["Ana", "Cara"])):
+            with app.test_request_context(f"/?lang={language}"):
+                direct = shared_parts.one_line(template.render({**values(count), "names": Names(names)}))
+            assert piece.text() == direct and piece.size16() == shared_parts.utf16_length(direct)
+        ops = view_delta._piece_changes(old, new)
+        assert view_delta.applied(old.text(), ops) == new.text()
+        assert any(type(op) is list for op in ops) and any(type(op) is str for op in ops)
+        seen.add(new.text())
+    assert len(worked) == 1  # the canonical texts' change, for all five languages
+    assert len(seen) == len(LANGUAGES)
+
+
+def test_a_row_of_parts_said_for_several_languages_reads_back_as_they_were(app):
+    """What one process keeps for the others (`Spoken.to_store`) gives back each language's
+    part, and a row that does not read as one gives none."""
+    from companion.web import shared_parts
+    template = app.jinja_env.from_string('<p>{{ _("Undo") }} {{ names }} ☕ 🦊</p>')
+    with app.test_request_context("/"):
+        made = i18n.recorded(lambda: template.render({"names": Names(["Zoë", "🐝"])}), strict=True)
+    recording = shared_parts.Recorded(*made)
+    said = [recording.spoken_in(language).spoken for language in ("de", "fr", "en")]
+    described, deflated, crc, size = shared_parts.Spoken.to_store(said)
+    row = shared_parts.Piece.stored(deflated, crc, size)
+    assert zlib.crc32(zlib.decompressobj(-zlib.MAX_WBITS).decompress(deflated)) == crc
+    back = shared_parts.Spoken.from_store(described, row)
+    assert [spoken.language for spoken in back] == ["de", "fr", "en"]
+    assert [spoken.text() for spoken in back] == [spoken.text() for spoken in said]
+    assert [spoken.size16() for spoken in back] == [spoken.size16() for spoken in said]
+    cut = shared_parts.Piece.stored(deflated[:-3], crc, size - 3)
+    assert shared_parts.Spoken.from_store(described, cut) == []

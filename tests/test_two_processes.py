@@ -9,7 +9,7 @@ import time
 
 from companion import create_app, store
 from companion.dialects import run_text
-from companion.web import shared_parts
+from companion.web import i18n, shared_parts
 from companion.web.limits import limiter
 
 from .test_pushed_views import views_in
@@ -228,3 +228,57 @@ def test_a_never_played_table_whose_parts_were_kept_is_deleted_whole(tmp_path, m
     first.test_client().get("/")
     assert phones[1].get(f"/api/tables/{code}").status_code == 404
     assert stored_parts(first, code) == 0
+
+
+def test_parts_said_in_several_languages_are_kept_once_and_taken_by_the_other_process(tmp_path):
+    """At a table read in three languages the first process renders each part once for all
+    of them and keeps one row per part (its canonical text and each language's words); the
+    other process takes every language from it, renders nothing, and its streams' changes
+    are worked out on the canonical text (each held against the texts under test)."""
+    first, second = two_processes(tmp_path)
+    code, phones = seated(first)
+    languages = ["en", "de", "fr", "de"]
+    for phone, language in zip(phones, languages):
+        phone.set_cookie(i18n.COOKIE, language)
+    for phone in phones:
+        view(phone, code)  # every language asked at this version: the table reads three
+    others = [same_phone_in(second, phone) for phone in phones[1:3]]
+    for phone, language in zip(others, languages[1:3]):
+        phone.set_cookie(i18n.COOKIE, language)
+    streams = [StreamReader(phone.get(f"/t/{code}/events?v=0&s=4&views=1")) for phone in others]
+    try:
+        for stream in streams:
+            stream.until(r"retry: \d+")
+        first_cache, second_cache = shared_parts.cache_of(first), shared_parts.cache_of(second)
+        for count, version in ((17, 1), (12, 2)):
+            recorded, renders = first_cache.recorded, (first_cache.renders, second_cache.renders)
+            assert tap_set_draw_pile(phones[0], code, count).status_code == 200
+            per_language = (first_cache.renders - renders[0]) // 3
+            assert per_language >= 2 and first_cache.renders - renders[0] == 3 * per_language
+            assert first_cache.recorded - recorded == per_language  # one render for all three
+            # One row a part (its name says the languages and the maker), replaced at each version.
+            rows = said_rows(first, code, version)
+            assert len(rows) == per_language and all(row.split("|")[2].startswith("de,en,fr*") for row in rows)
+            for phone, stream, language in zip(others, streams, languages[1:3]):
+                pushed = views_in(stream.until(r"event: update\ndata: %d\n\n" % version))[-1]
+                assert f'data-version="{version}"' in pushed
+                shown = view(phone, code)
+                assert normalise(pushed) == normalise(shown)
+                assert normalise(shown) == normalise(view(phones[languages.index(language)], code))
+                assert i18n.language(language).gettext("The table at a glance") in shown
+            assert second_cache.renders == renders[1] and second_cache.recorded == 0
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def said_rows(app, code, version):
+    """The names of the rows that keep a version's parts said from one render for several
+    languages."""
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        rows = run_text(conn, "SELECT part, stamp FROM shared_part JOIN game_table ON game_table.id = table_id"
+                              " WHERE code = :code", {"code": code}).fetchall()
+    finally:
+        conn.close()
+    return [name for name, stamp in rows if "*" in name and stamp.split("|")[1] == str(version)]

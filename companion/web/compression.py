@@ -49,6 +49,9 @@ def _gzip_block(chunk, crc: int, size: int) -> tuple[bytes, int, int]:
             if isinstance(part, str):
                 text.append(part)
                 continue
+            if not part.compressed():  # (said from a recording: compressed with the text around it)
+                text.append(part.text())
+                continue
             if text:
                 block, crc, size = _gzip_block("".join(text), crc, size)
                 blocks.append(block)

@@ -14,6 +14,7 @@ and lengthened, for tests) is made from the template `messages.pot`; it is never
 
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import functools
 import io
@@ -277,10 +278,19 @@ def recorded(render, strict: bool = False):
 
 
 def spoken_in(code: str, text: str, calls: list, keys: list | None = None) -> str:
-    """A `recorded` text in language `code`: each call made again in it, in order (a call's
-    arguments may hold marks of calls before it), its HTML put in its mark. Most calls come
-    back at every version (the same label, the same name), so each language keeps what its
-    calls said, by the calls' `keys` (`call_keys`, found once for every language)."""
+    """A `recorded` text in language `code`: each call made again in it (`said_in`), its HTML
+    put in its mark."""
+    if not calls:
+        return text
+    said = said_in(code, calls, keys)
+    return _SAID_MARK.sub(lambda found: said[int(found.group(1))], text)
+
+
+def said_in(code: str, calls: list, keys: list | None = None) -> list[str]:
+    """What each of a `recorded` text's calls says in language `code`, as HTML, in order (a
+    call's arguments may hold marks of calls before it). Most calls come back at every
+    version (the same label, the same name), so each language keeps what its calls said, by
+    the calls' `keys` (`call_keys`, found once for every language)."""
     said: list[str] = []
     kept = _said_before.setdefault(code, {})
     if len(kept) > KEPT_CALLS:
@@ -295,8 +305,7 @@ def spoken_in(code: str, text: str, calls: list, keys: list | None = None) -> st
             return Markup(text) if isinstance(value, Markup) else text
         return value
 
-    token = _speaking.set(code)
-    try:
+    with speaking(code):
         for index, (function, args, kwargs) in enumerate(calls):
             key = keys[index] if keys is not None else None
             answer = kept.get(key) if key is not None else None
@@ -306,9 +315,29 @@ def spoken_in(code: str, text: str, calls: list, keys: list | None = None) -> st
                 if key is not None:
                     kept[key] = answer
             said.append(answer)
+    return said
+
+
+@contextlib.contextmanager
+def speaking(code: str):
+    """Everything said inside in language `code`, whatever the request's."""
+    token = _speaking.set(code)
+    try:
+        yield
     finally:
         _speaking.reset(token)
-    return _SAID_MARK.sub(said_for, text) if calls else text
+
+
+def marks_of(text: str) -> tuple[list[str], list[int]]:
+    """A `recorded` text as the texts between its marks (one more than the marks) and the
+    number of the call each mark stands for, in order."""
+    pieces = _SAID_MARK.split(text)
+    return pieces[0::2], [int(number) for number in pieces[1::2]]
+
+
+def fresh_key() -> int:
+    """A number no call's key is given (`call_keys`): for a call that has no key."""
+    return next(_numbers)
 
 
 _said_before: dict[str, dict] = {}
@@ -326,31 +355,41 @@ def call_keys(calls: list) -> list:
     it stands for. None for a call with an argument of another kind (made again each time)."""
     keys: list = []
 
+    def marked(kind, value):
+        pieces = _SAID_MARK.split(value)  # text, a call's number, text, ...
+        for place in range(1, len(pieces), 2):
+            pieces[place] = keys[int(pieces[place])]
+            if pieces[place] is None:
+                raise _Unkeyed
+        return (kind, tuple(pieces))
+
+    # (Kinds in the order they come most: a template's gettext's context and message first.
+    # A text stands as itself, every other kind as a tuple: no two kinds' keys meet.)
     def value_key(value):
         kind = type(value)
+        if kind is Context:
+            return _CONTEXT_KEYS[value.eval_ctx.autoescape]  # all a template's gettext reads of it
+        if kind is str:
+            return value if _SAID not in value else marked(kind, value)
         if kind is Text:
             return (kind, str.__str__(value), value.message, value.context, value.plural)
-        if kind is str or kind is Markup:
-            if _SAID not in value:
-                return (kind, value)
-            pieces = _SAID_MARK.split(value)  # text, a call's number, text, ...
-            for place in range(1, len(pieces), 2):
-                pieces[place] = keys[int(pieces[place])]
-                if pieces[place] is None:
-                    raise _Unkeyed
-            return (kind, tuple(pieces))
+        if kind is Markup:
+            return (kind, value) if _SAID not in value else marked(kind, value)
         if kind is Names:
             return (kind, tuple(value.items))
         if kind in (int, float, bool) or value is None:
             return (kind, value)
         if isinstance(value, Context):
-            return (Context, value.eval_ctx.autoescape)  # all a template's gettext reads of it
+            return _CONTEXT_KEYS[value.eval_ctx.autoescape]
         raise _Unkeyed
 
     for function, args, kwargs in calls:
         try:
-            key = (function, tuple(value_key(arg) for arg in args),
-                   tuple((name, value_key(value)) for name, value in kwargs.items()))
+            if kwargs:
+                key = (function, tuple(map(value_key, args)),
+                       tuple((name, value_key(value)) for name, value in kwargs.items()))
+            else:
+                key = (function, tuple(map(value_key, args)))
         except _Unkeyed:
             keys.append(None)
             continue
@@ -368,6 +407,7 @@ def call_keys(calls: list) -> list:
 
 _numbered: dict = {}
 _numbers = itertools.count(1)
+_CONTEXT_KEYS = {True: (Context, True), False: (Context, False)}
 
 
 @deferred

@@ -27,8 +27,14 @@ so its parts are rendered for it alone, with that seat in their forms.
 
 from __future__ import annotations
 
+import os
+import re
 import secrets
+import struct
 import zlib
+from array import array
+from bisect import bisect_right
+from itertools import accumulate
 
 from flask import current_app, request
 from jinja2 import StrictUndefined
@@ -48,14 +54,20 @@ class Piece:
     same bytes stand in a plain HTML body and on a `view` event's `data:` line: one copy,
     compressed once. The HTML itself is not kept (a part of a view is some 15 KB, kept for
     every table): a plain view rendered for a phone inflates it again, which costs a tenth
-    of rendering it."""
+    of rendering it.
 
-    __slots__ = ("_compressed", "changes", "_size16", "__weakref__")
+    A part said in one language from a render for every language (`Spoken`) keeps only its
+    words: its text is the canonical text (kept compressed, one copy for every language)
+    with them in its marks, and is compressed itself only when a body needs its blocks."""
+
+    __slots__ = ("_compressed", "changes", "_size16", "spoken", "__weakref__")
 
     def __init__(self, html: str | None):
         # For a stream's changes (view_delta): the part's change from the version before,
         # worked out once for every phone, and its length as a page counts it.
         self.changes = self._size16 = None
+        self.spoken: Spoken | None = None  # how it was said from a recording, if it was
+        self._compressed = None
         if html is not None:
             text = one_line(html)
             self._size16 = utf16_length(text)
@@ -68,8 +80,25 @@ class Piece:
         piece._compressed = (deflated, crc, size, _crc_of_zeros(size, 0))
         return piece
 
+    @classmethod
+    def said(cls, spoken: "Spoken") -> "Piece":
+        """A part said from a recording in one language (`Spoken`)."""
+        piece = cls(None)
+        piece.spoken = spoken
+        piece._size16 = spoken.size16()
+        return piece
+
+    def compressed(self) -> bool:
+        """Whether its blocks are made (a part said from a recording has none until asked)."""
+        return self._compressed is not None
+
+    def _blocks(self) -> tuple:
+        if self._compressed is None:  # (a part said from a recording, first sent whole)
+            self._compressed = _compressed(self.text().encode())
+        return self._compressed
+
     def to_store(self) -> tuple[bytes, int, int]:
-        deflated, crc, size, _ = self._compressed
+        deflated, crc, size, _ = self._blocks()
         return deflated, crc, size
 
     @property
@@ -77,6 +106,8 @@ class Piece:
         return Markup(self.text())
 
     def text(self) -> str:
+        if self._compressed is None:
+            return self.spoken.text()
         # Blocks ending in a sync flush, not a whole stream: a decompressor object takes them.
         return zlib.decompressobj(-zlib.MAX_WBITS).decompress(self._compressed[0]).decode()
 
@@ -91,20 +122,28 @@ class Piece:
         return self._size16
 
     def same_text(self, other: "Piece") -> bool:
-        """Whether the two hold the same text (the same checksum and length of its bytes)."""
+        """Whether the two hold the same text: the same checksum and length of its bytes, or
+        for two parts said in one language from recordings of one process, the same
+        canonical text (the same calls' keys say the same words)."""
+        mine, theirs = self.spoken, other.spoken
+        if mine is not None and theirs is not None and mine.language == theirs.language \
+                and mine.canonical.origin == theirs.canonical.origin:
+            return mine.canonical.piece.same_text(theirs.canonical.piece)
+        if self._compressed is None or other._compressed is None:
+            return self.size16() == other.size16() and self.text() == other.text()
         return self._compressed[1:3] == other._compressed[1:3]
 
     def deflated(self) -> bytes:
         """The part as raw deflate blocks ending byte-aligned: a compressed stream or body
         takes them as they are, wherever they fall in it, since they refer to nothing before
         them."""
-        return self._compressed[0]
+        return self._blocks()[0]
 
     def crc_after(self, crc: int) -> tuple[int, int]:
         """(the CRC-32 of what was sent before, whose CRC is `crc`, followed by this part;
         the part's length), without keeping its text: the CRC of a block after a prefix is
         the block's own CRC plus the prefix's CRC moved on by as many zero bytes."""
-        _, own, size, zeros = self._compressed
+        _, own, size, zeros = self._blocks()
         return _crc_of_zeros(size, crc) ^ zeros ^ own, size
 
 
@@ -218,35 +257,216 @@ class PartCache(Newest):
         super().__init__(limit)
         self.renders = 0  # how many parts were rendered (the tests count them)
         self.recorded = 0  # how many of them for every language at once
-        # The languages each table's parts were last asked in (the newest tables only).
+        # The languages each table's parts (seated or watching) were asked in, each with the
+        # last version it was asked at (the newest tables only).
         self.languages = Newest(limit)
         self.check = False  # a test's: each part said from a recording is held against a render
 
-    def several_languages(self, table_id, language: str) -> bool:
-        """Whether this table's parts are read in more than one language, counting this one:
-        then a part is rendered once for all of them. A table read in one language renders
-        it in that language, as it always did."""
-        seen = self.languages.get(table_id, None)
+    def languages_reading(self, table_id, seated: bool, language: str, version: int) -> set | None:
+        """The languages this table's parts are read in now (asked at this version or the
+        `RECENT` before it), counting this one, when there are several: then a part is
+        rendered once for all of them and said in each. None for a table read in one
+        language, which renders its parts in it as it always did."""
+        key = (table_id, seated)
+        seen = self.languages.get(key, None)
         if seen is None:
-            self.languages.put(table_id, None, {language})
-            return False
-        seen.add(language)
-        return len(seen) > 1
+            self.languages.put(key, None, {language: version})
+            return None
+        seen[language] = version
+        if len(seen) == 1:
+            return None
+        for code in [code for code, last in seen.items() if last < version - RECENT]:
+            del seen[code]  # a phone gone, or reading another language now
+        return set(seen) if len(seen) > 1 else None
+
+
+RECENT = 2  # versions: a language asked for within them is said at every new version
+
+
+# Where a call's key stands in a canonical text.
+_KEY_MARK = re.compile("\x00(\\d+)\x00")
+_origin: tuple[int, str] | None = None
+
+
+def origin() -> str:
+    """This process's mark: what its calls' keys mean is its own (a worker forked after the
+    app was loaded gets one of its own too)."""
+    global _origin
+    if _origin is None or _origin[0] != os.getpid():
+        _origin = (os.getpid(), f"{os.getpid()}.{secrets.token_hex(3)}")
+    return _origin[1]
+
+
+class Canonical:
+    """A part rendered for every language at once, with each call's key in place of its
+    words (`i18n.call_keys`): the same at two versions wherever the part says the same
+    things, in every language. Kept compressed (`piece`), one copy for all languages. Keys
+    mean what they mean in the process that made it (`origin`)."""
+
+    __slots__ = ("piece", "origin", "_layout")
+
+    def __init__(self, piece: Piece, origin: str, layout: tuple | None = None):
+        self.piece, self.origin = piece, origin
+        self._layout = layout  # found in its text when not given
+
+    def layout(self) -> tuple[list[int], array, list[int]]:
+        """(each mark's key, where it ends in UTF-16 units, its length), in order."""
+        if self._layout is None:
+            text = self.piece.text()
+            keys, ends, sizes = [], array("l"), []
+            astral = not text.isascii() and bool(_ASTRAL.search(text))
+            counted = extra = 0  # letters of two UTF-16 units before `counted`
+            for found in _KEY_MARK.finditer(text):
+                keys.append(int(found.group(1)))
+                end = found.end()
+                if astral:
+                    extra += len(_ASTRAL.findall(text, counted, end))
+                    counted = end
+                ends.append(end + extra)
+                sizes.append(end - found.start())
+            self._layout = keys, ends, sizes
+        return self._layout
+
+    def text(self) -> str:
+        return self.piece.text()
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+def utf16_lengths(texts: list[str]) -> list[int]:
+    """`utf16_length` of each (most texts hold no letter beyond the first 65,536)."""
+    if not _ASTRAL.search("".join(texts)):
+        return list(map(len, texts))
+    return [utf16_length(text) for text in texts]
+
+
+class Spoken:
+    """A part said in one language from a render for every language: the canonical text's
+    marks and this language's words for them. A stream's change of the part is worked out
+    once on the canonical text for every language and moved into this language's offsets
+    (view_delta)."""
+
+    __slots__ = ("language", "canonical", "words", "shifts", "check", "_by_key")
+
+    def __init__(self, language: str, canonical: Canonical, words: list[str], check: bool = False,
+                 joined: str | None = None):
+        self.language, self.canonical, self.words = language, canonical, words
+        _, _, sizes = canonical.layout()
+        # How much longer the text is here than the canonical one, after each mark.
+        if joined is None:
+            joined = "".join(words)
+        lengths = map(len, words) if joined.isascii() or not _ASTRAL.search(joined) else map(utf16_length, words)
+        self.shifts = list(accumulate(length - size for length, size in zip(lengths, sizes)))
+        self.check = check  # (a test's: each change made so is held against the texts)
+        self._by_key = None
+
+    def size16(self) -> int:
+        return self.canonical.piece.size16() + (self.shifts[-1] if self.shifts else 0)
+
+    def at(self, offset: int) -> int:
+        """An offset in the canonical text (never inside a mark) as an offset in this text."""
+        marks = bisect_right(self.canonical.layout()[1], offset)
+        return offset + self.shifts[marks - 1] if marks else offset
+
+    def said(self, text: str) -> str:
+        """Canonical text with this language's words in its marks."""
+        if "\x00" not in text:
+            return text
+        if self._by_key is None:
+            self._by_key = dict(zip(self.canonical.layout()[0], self.words))
+        words = self._by_key
+        return _KEY_MARK.sub(lambda found: words[int(found.group(1))], text)
+
+    def text(self) -> str:
+        return self.said(self.canonical.text())
+
+    @classmethod
+    def to_store(cls, said: list["Spoken"]) -> tuple[str, bytes, int, int]:
+        """Parts said from one recording, as one row for the other processes, whose name
+        (`described`, the same at every version) gives their languages, in order, and the
+        origin: the row holds where the canonical text ends (in its blocks and in its text,
+        `_HEADER`), the canonical text's blocks as they are, then each language's words
+        ("\\x01" before each, "\\x00" between two)."""
+        deflated, own, size, zeros = said[0].canonical.piece._blocks()
+        header = _HEADER.pack(len(deflated), size)
+        words = "".join("\x01" + "\x00".join(spoken.words) for spoken in said).encode()
+        # Kept uncompressed: compressing a few KB of words cost more than all else of a row.
+        blocks = [_stored(header), deflated]
+        blocks.extend(_stored(words[at:at + 0xFFFF]) for at in range(0, len(words), 0xFFFF))
+        crc = zlib.crc32(words, _crc_of_zeros(size, zlib.crc32(header)) ^ zeros ^ own)  # (as crc_after)
+        described = f"{','.join(spoken.language for spoken in said)}*{said[0].canonical.origin}"
+        return described, b"".join(blocks), crc, len(header) + size + len(words)
+
+    @classmethod
+    def from_store(cls, described: str, row: Piece, check: bool = False) -> list["Spoken"]:
+        """The parts a row of `to_store` holds (none if it does not read as one)."""
+        languages, maker = described.split("*")
+        deflated, crc, whole = row.to_store()
+        try:
+            data = zlib.decompressobj(-zlib.MAX_WBITS).decompress(deflated)
+            if len(data) != whole or zlib.crc32(data) != crc or whole < _HEADER.size:
+                return []
+            blocks, size = _HEADER.unpack_from(data)
+            said = data[_HEADER.size + size:].decode().split("\x01")[1:]
+        except (zlib.error, UnicodeDecodeError):
+            return []
+        start = len(_stored(bytes(_HEADER.size)))  # (the header's block)
+        text = data[_HEADER.size:_HEADER.size + size]
+        canonical = Canonical(Piece.stored(deflated[start:start + blocks], zlib.crc32(text), size), maker)
+        languages = languages.split(",")
+        marks = len(canonical.layout()[0])
+        if len(said) != len(languages):
+            return []
+        found = []
+        for language, words in zip(languages, said):
+            words = words.split("\x00") if marks else []
+            if len(words) == marks:
+                found.append(cls(language, canonical, words, check))
+        return found
+
+
+_HEADER = struct.Struct("<II")
+
+
+def _stored(data: bytes) -> bytes:
+    """`data` (at most 65,535 bytes) as a deflate block left uncompressed."""
+    return b"\x00" + struct.pack("<HH", len(data), len(data) ^ 0xFFFF) + data
 
 
 class Recorded:
     """A part rendered for every language at once: its text with marks and the calls that say
     its words (`i18n.recorded`); each language is made from it when first asked."""
 
-    __slots__ = ("text", "calls", "keys", "said")
+    __slots__ = ("calls", "keys", "said", "texts", "numbers", "canonical")
 
     def __init__(self, text: str, calls: list):
-        self.text, self.calls = text, calls
-        self.keys = i18n.call_keys(calls)
+        self.calls = calls
+        self.keys = keys = i18n.call_keys(calls)
         self.said: set[str] = set()  # the languages it was said in
+        self.texts, self.numbers = i18n.marks_of(text)  # the texts between marks; each mark's call
+        # Each mark as its call's key (a call with none gets a number of its own: never the same).
+        mark_keys = [keys[number] if keys[number] is not None else i18n.fresh_key()
+                     for number in self.numbers]
+        marks = [f"\x00{key}\x00" for key in mark_keys]
+        sizes = list(map(len, marks))
+        ends = array("l", accumulate(before + size for before, size in zip(utf16_lengths(self.texts), sizes)))
+        joined = [None] * (2 * len(marks) + 1)
+        joined[0::2], joined[1::2] = self.texts, marks
+        self.canonical = Canonical(Piece("".join(joined)), origin(), (mark_keys, ends, sizes))
 
-    def spoken_in(self, language: str) -> str:
-        return one_line(i18n.spoken_in(language, self.text, self.calls, self.keys))
+    def spoken_in(self, language: str, check: bool = False) -> Piece:
+        """The part in `language`: its words said into the canonical text, or, when a word
+        holds a line break (which the part's one line would change) or the marks' or the
+        stored row's separators, its text whole."""
+        said = i18n.said_in(language, self.calls, self.keys) if self.calls else []
+        words = [said[number] for number in self.numbers]
+        joined = "".join(words)
+        if "\n" in joined or "\r" in joined or "\x00" in joined or "\x01" in joined:
+            text = [None] * (2 * len(words) + 1)
+            text[0::2], text[1::2] = self.texts, words
+            return Piece("".join(text))
+        return Piece.said(Spoken(language, self.canonical, words, check, joined))
 
 
 def cache_of(app) -> PartCache:
@@ -282,7 +502,8 @@ class PartRenderer:
         self.language = i18n.current()
         self.stamp = (table.created_at, table.version, table.seat_stamp, root)
         self._looked_up = False  # whether the database was asked for this stamp's parts yet
-        self._rendered: list = []  # (name, piece) rendered here, for share()
+        self._rendered: list = []  # (name, language, piece) rendered here, for share()
+        self._languages = False  # the languages the table reads now, when several (else None)
 
     def _context(self) -> dict:
         if self._names is None:
@@ -298,9 +519,11 @@ class PartRenderer:
     def _render(self, name: str) -> Markup:
         return Markup(one_line(self.app.jinja_env.get_template(name).render(self._context())))
 
-    def _said_once_for_all(self, name: str, cache) -> Markup | None:
-        """The part in this phone's language from its render for every language (made now
-        if no phone made it at this stamp); None when the part cannot be rendered so."""
+    def _said_for_all(self, name: str, cache, languages: set) -> Piece | None:
+        """The part said in every language the table reads that this process has not said it
+        in at this stamp, from its render for every language (made now if no phone made it
+        at this stamp), each kept and shared at once (one write); this phone's. None when the
+        part cannot be rendered so."""
         key = (self.table.id, name, self.seated, None)
         recorded = cache.get(key, self.stamp)
         if recorded is None:
@@ -311,27 +534,49 @@ class PartRenderer:
             recorded = Recorded(*made)
             cache.recorded += 1
             cache.put(key, self.stamp, recorded)
-        html = Markup(recorded.spoken_in(self.language))
-        recorded.said.add(self.language)
-        everyone = cache.languages.get(self.table.id, None)
-        if everyone and recorded.said >= everyone:
+        mine = None
+        for language in sorted(languages):
+            language_key = (self.table.id, name, self.seated, language)
+            if language != self.language and (language in recorded.said
+                                              or cache.get(language_key, self.stamp) is not None):
+                continue
+            piece = recorded.spoken_in(language, check=cache.check)
+            recorded.said.add(language)
+            if cache.check:
+                with i18n.speaking(language):
+                    rendered = self._render(name)
+                assert piece.text() == rendered, f"{name} in {language}: said from a recording, it differs"
+            cache.renders += 1
+            cache.put(language_key, self.stamp, piece)
+            self._rendered.append((name, language, piece))
+            if language == self.language:
+                mine = piece
+        if recorded.said >= languages:
             cache.discard(key)  # said in every language the table reads: not kept (some 20 KB)
-        if cache.check:
-            rendered = self._render(name)
-            assert html == rendered, f"{name} in {self.language}: said from a recording, it differs"
-        return html
+        return mine
 
-    def _stored_name(self, name: str) -> str:
-        return f"{name}|{'seated' if self.seated else 'watching'}|{self.language}"
+    def _stored_name(self, name: str, language: str) -> str:
+        return f"{name}|{'seated' if self.seated else 'watching'}|{language}"
 
     def _look_up_stored(self, cache) -> None:
-        """Every part of this stamp another process kept, into this process's cache."""
+        """Every part of this stamp another process kept, in every language, into this
+        process's cache (where this process has not made it itself)."""
         self._looked_up = True
-        suffix = self._stored_name("")
+        kind = "seated" if self.seated else "watching"
         for stored, deflated, crc, size in store.shared_parts(get_db(), self.table.id, _stamp_text(self.stamp)):
-            if stored.endswith(suffix):
-                cache.put((self.table.id, stored[:-len(suffix)], self.seated, self.language), self.stamp,
-                          Piece.stored(deflated, crc, size))
+            name, stored_kind, language = stored.rsplit("|", 2)
+            if stored_kind != kind:
+                continue
+            piece = Piece.stored(deflated, crc, size)
+            if "*" not in language:
+                made = [(language, piece)]
+            else:  # parts said from one recording (`Spoken.to_store`)
+                made = [(spoken.language, Piece.said(spoken))
+                        for spoken in Spoken.from_store(language, piece, cache.check)]
+            for language, piece in made:
+                key = (self.table.id, name, self.seated, language)
+                if cache.get(key, self.stamp) is None:
+                    cache.put(key, self.stamp, piece)
 
     def __call__(self, name: str) -> Markup:
         pieces = self.pieces
@@ -341,23 +586,30 @@ class PartRenderer:
             piece = Piece(self._render(name))
         else:
             cache = cache_of(self.app)
+            if self._languages is False:  # (noted once per view: asked now in this language)
+                self._languages = cache.languages_reading(self.table.id, self.seated, self.language,
+                                                          self.table.version)
             key = (self.table.id, name, self.seated, self.language)
             piece = cache.get(key, self.stamp)
             if piece is None and not self._looked_up:
                 self._look_up_stored(cache)
                 piece = cache.get(key, self.stamp)
             if piece is None:
-                html = None
-                if cache.several_languages(self.table.id, self.language):
-                    html = self._said_once_for_all(name, cache)
-                if html is None:
+                made = None
+                if self._languages:
+                    made = self._said_for_all(name, cache, self._languages)
+                if made is None:
                     html = self._render(name)
-                piece = Piece(html)
-                cache.renders += 1
-                cache.put(key, self.stamp, piece)
-                self._rendered.append((name, piece))
+                    piece = Piece(html)
+                    cache.renders += 1
+                    cache.put(key, self.stamp, piece)
+                    self._rendered.append((name, self.language, piece))
+                else:
+                    piece = made
+                    if pieces is None:
+                        return piece.html
                 if pieces is None:
-                    return html
+                    return Markup(html)
             elif pieces is None:
                 return piece.html
         pieces.append(piece)
@@ -370,9 +622,17 @@ class PartRenderer:
         rendered, self._rendered = self._rendered, []
         if not rendered:
             return
+        rows, said = [], {}
+        for name, language, piece in rendered:
+            if piece.spoken is None:
+                rows.append((self._stored_name(name, language), *piece.to_store()))
+            else:  # said from a recording: one row for its canonical text and every language
+                said.setdefault((name, id(piece.spoken.canonical)), []).append(piece.spoken)
+        for (name, _), spoken in said.items():
+            described, *row = Spoken.to_store(spoken)
+            rows.append((self._stored_name(name, described), *row))
         try:
-            store.put_shared_parts(get_db(), self.table.id, _stamp_text(self.stamp),
-                                   [(self._stored_name(name), *piece.to_store()) for name, piece in rendered])
+            store.put_shared_parts(get_db(), self.table.id, _stamp_text(self.stamp), rows)
         except Exception:  # noqa: BLE001 (the answer goes out whatever the database said)
             self.app.logger.warning("keeping the shared parts of table %s failed", self.table.code,
                                     exc_info=True)

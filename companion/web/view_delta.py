@@ -147,8 +147,41 @@ def _piece_changes(old: Piece, new: Piece) -> list:
     def work():
         if new.same_text(old):  # most parts are as they were: copied whole
             return [[0, old.size16()]] if old.size16() else []
+        was, now = old.spoken, new.spoken
+        if was is not None and now is not None and was.language == now.language \
+                and was.canonical.origin == now.canonical.origin:
+            return _spoken_changes(old, new)
         return _text_changes(old.text(), new.text())
     return _remembered_change(old, new, work)
+
+
+def _spoken_changes(old: Piece, new: Piece) -> list:
+    """The change of a part said from a recording in one language, from its change on the
+    canonical text (worked out once for every language): each copy's ends moved to this
+    language's offsets, each new text said in it. The ends of a copy are where segments
+    start, which no mark holds ("<" is not in one)."""
+    was, now = old.spoken, new.spoken
+    ops: list = []
+    for op in _piece_changes(was.canonical.piece, now.canonical.piece):
+        if type(op) is str:
+            op = now.said(op)
+            if op:
+                _append(ops, op)
+        else:
+            start = was.at(op[0])
+            length = was.at(op[0] + op[1]) - start
+            if length:
+                _append(ops, [start, length])
+    if now.check:
+        assert applied(old.text(), ops) == new.text(), "a part's change in its language is wrong"
+    return ops
+
+
+def applied(old_text: str, ops: list) -> str:
+    """The text a page puts together from `ops` and the text it had (`old_text`)."""
+    units = old_text.encode("utf-16-le")
+    return b"".join(op.encode("utf-16-le") if type(op) is str else units[2 * op[0]:2 * (op[0] + op[1])]
+                    for op in ops).decode("utf-16-le")
 
 
 def _text_changes(old_text: str, new_text: str) -> list:

@@ -293,14 +293,24 @@ def drop_idle_shared_parts(conn, idle_before: float) -> int:
 
 @statement
 def _parts(dialect):
-    return (sa.select(shared_part.c.part, shared_part.c.deflated, shared_part.c.crc, shared_part.c.size)
-            .where(shared_part.c.table_id == _p("table_id"), shared_part.c.stamp == _p("stamp")))
+    at_stamp = shared_part.c.stamp == _p("stamp")
+    return (sa.select(shared_part.c.part, shared_part.c.stamp,
+                      sa.case((at_stamp, shared_part.c.deflated), else_=sa.null()).label("deflated"),
+                      shared_part.c.crc, shared_part.c.size)
+            .where(shared_part.c.table_id == _p("table_id")))
 
 
-def shared_parts(conn, table_id: int, stamp: str) -> list[tuple[str, bytes, int, int]]:
-    """(part, deflated, crc, size) of the table's shared parts rendered at `stamp`."""
-    return [(row["part"], bytes(row["deflated"]), row["crc"], row["size"])
-            for row in _parts.run(conn, {"table_id": table_id, "stamp": stamp}).fetchall()]
+def shared_parts(conn, table_id: int, stamp: str) -> tuple[list[tuple[str, bytes, int, int]], list[tuple[str, str]]]:
+    """(part, deflated, crc, size) of the table's shared parts rendered at `stamp`; and
+    (part, stamp) of those kept for an older stamp, whose names say the languages they
+    were read in (their bytes are not read)."""
+    found, older = [], []
+    for row in _parts.run(conn, {"table_id": table_id, "stamp": stamp}).fetchall():
+        if row["deflated"] is None:
+            older.append((row["part"], row["stamp"]))
+        else:
+            found.append((row["part"], bytes(row["deflated"]), row["crc"], row["size"]))
+    return found, older
 
 
 @statement

@@ -282,3 +282,31 @@ def said_rows(app, code, version):
     finally:
         conn.close()
     return [name for name, stamp in rows if "*" in name and stamp.split("|")[1] == str(version)]
+
+
+def test_a_language_read_only_in_the_other_process_is_said_by_the_one_that_renders(tmp_path):
+    """The first process's phones read English and German, the second's French: once the
+    second has kept a French part, the first learns French from its row's name and says
+    each new version in all three at its one render, so the second renders nothing."""
+    first, second = two_processes(tmp_path)
+    code, phones = seated(first)
+    phones[0].set_cookie(i18n.COOKIE, "en")
+    phones[1].set_cookie(i18n.COOKIE, "de")
+    french = same_phone_in(second, phones[2])
+    french.set_cookie(i18n.COOKIE, "fr")
+    view(phones[0], code)
+    view(phones[1], code)
+    second_cache = shared_parts.cache_of(second)
+    view(french, code)  # the second process says French (it took English and German)
+    assert second_cache.recorded == 1 or second_cache.renders > 0
+    for count, version in ((17, 1), (12, 2)):
+        renders = second_cache.renders
+        assert tap_set_draw_pile(phones[0], code, count).status_code == 200
+        rows = said_rows(first, code, version)
+        assert rows and all(row.split("|")[2].startswith("de,en,fr*") for row in rows)
+        shown = view(french, code)
+        assert second_cache.renders == renders  # taken whole from the first process's row
+        assert i18n.language("fr").gettext("The table at a glance") in shown
+        in_first = same_phone_in(first, phones[2])
+        in_first.set_cookie(i18n.COOKIE, "fr")
+        assert normalise(shown) == normalise(view(in_first, code))

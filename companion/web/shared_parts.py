@@ -262,18 +262,25 @@ class PartCache(Newest):
         self.languages = Newest(limit)
         self.check = False  # a test's: each part said from a recording is held against a render
 
-    def languages_reading(self, table_id, seated: bool, language: str, version: int) -> set | None:
-        """The languages this table's parts are read in now (asked at this version or the
-        `RECENT` before it), counting this one, when there are several: then a part is
-        rendered once for all of them and said in each. None for a table read in one
-        language, which renders its parts in it as it always did."""
+    def note_languages(self, table_id, seated: bool, languages, version: int) -> None:
+        """This table's parts (seated or watching) were asked for in `languages` at `version`
+        (here, or in another process, as the names of the rows it kept say)."""
         key = (table_id, seated)
         seen = self.languages.get(key, None)
         if seen is None:
-            self.languages.put(key, None, {language: version})
-            return None
-        seen[language] = version
-        if len(seen) == 1:
+            self.languages.put(key, None, dict.fromkeys(languages, version))
+            return
+        for language in languages:
+            if seen.get(language, -1) < version:
+                seen[language] = version
+
+    def languages_reading(self, table_id, seated: bool, version: int) -> set | None:
+        """The languages this table's parts are read in now (asked at this version or the
+        `RECENT` before it, in any process), when there are several: then a part is rendered
+        once for all of them and said in each. None for a table read in one language, which
+        renders its parts in it as it always did."""
+        seen = self.languages.get((table_id, seated), None)
+        if seen is None or len(seen) == 1:
             return None
         for code in [code for code, last in seen.items() if last < version - RECENT]:
             del seen[code]  # a phone gone, or reading another language now
@@ -503,7 +510,7 @@ class PartRenderer:
         self.stamp = (table.created_at, table.version, table.seat_stamp, root)
         self._looked_up = False  # whether the database was asked for this stamp's parts yet
         self._rendered: list = []  # (name, language, piece) rendered here, for share()
-        self._languages = False  # the languages the table reads now, when several (else None)
+        self._noted = False  # whether this view's language was noted as asked at this version
 
     def _context(self) -> dict:
         if self._names is None:
@@ -560,10 +567,17 @@ class PartRenderer:
 
     def _look_up_stored(self, cache) -> None:
         """Every part of this stamp another process kept, in every language, into this
-        process's cache (where this process has not made it itself)."""
+        process's cache (where this process has not made it itself); and the languages the
+        names of all the table's rows say it was read in, at their versions."""
         self._looked_up = True
         kind = "seated" if self.seated else "watching"
-        for stored, deflated, crc, size in store.shared_parts(get_db(), self.table.id, _stamp_text(self.stamp)):
+        found, older = store.shared_parts(get_db(), self.table.id, _stamp_text(self.stamp))
+        for stored, stamp in older:
+            name, stored_kind, languages = stored.rsplit("|", 2)
+            if stored_kind == kind:
+                cache.note_languages(self.table.id, self.seated, languages.partition("*")[0].split(","),
+                                     int(stamp.split("|")[1]))
+        for stored, deflated, crc, size in found:
             name, stored_kind, language = stored.rsplit("|", 2)
             if stored_kind != kind:
                 continue
@@ -573,6 +587,8 @@ class PartRenderer:
             else:  # parts said from one recording (`Spoken.to_store`)
                 made = [(spoken.language, Piece.said(spoken))
                         for spoken in Spoken.from_store(language, piece, cache.check)]
+            cache.note_languages(self.table.id, self.seated, [language for language, _ in made],
+                                 self.table.version)
             for language, piece in made:
                 key = (self.table.id, name, self.seated, language)
                 if cache.get(key, self.stamp) is None:
@@ -586,9 +602,9 @@ class PartRenderer:
             piece = Piece(self._render(name))
         else:
             cache = cache_of(self.app)
-            if self._languages is False:  # (noted once per view: asked now in this language)
-                self._languages = cache.languages_reading(self.table.id, self.seated, self.language,
-                                                          self.table.version)
+            if not self._noted:  # (once per view: asked now in this language)
+                self._noted = True
+                cache.note_languages(self.table.id, self.seated, (self.language,), self.table.version)
             key = (self.table.id, name, self.seated, self.language)
             piece = cache.get(key, self.stamp)
             if piece is None and not self._looked_up:
@@ -596,8 +612,9 @@ class PartRenderer:
                 piece = cache.get(key, self.stamp)
             if piece is None:
                 made = None
-                if self._languages:
-                    made = self._said_for_all(name, cache, self._languages)
+                languages = cache.languages_reading(self.table.id, self.seated, self.table.version)
+                if languages:
+                    made = self._said_for_all(name, cache, languages)
                 if made is None:
                     html = self._render(name)
                     piece = Piece(html)

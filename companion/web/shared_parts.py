@@ -62,7 +62,7 @@ class Piece:
 
     __slots__ = ("_compressed", "changes", "_size16", "spoken", "__weakref__")
 
-    def __init__(self, html: str | None):
+    def __init__(self, html: str | None, level: int | None = None):
         # For a stream's changes (view_delta): the part's change from the version before,
         # worked out once for every phone, and its length as a page counts it.
         self.changes = self._size16 = None
@@ -71,7 +71,7 @@ class Piece:
         if html is not None:
             text = one_line(html)
             self._size16 = utf16_length(text)
-            self._compressed = _compressed(text.encode())
+            self._compressed = _compressed(text.encode(), level)
 
     @classmethod
     def stored(cls, deflated: bytes, crc: int, size: int) -> "Piece":
@@ -163,9 +163,9 @@ def one_line(html: str) -> str:
     return " ".join(filter(None, (line.strip(" \t") for line in html.split("\n"))))
 
 
-def _compressed(data: bytes) -> tuple[bytes, int, int, int]:
+def _compressed(data: bytes, level: int | None = None) -> tuple[bytes, int, int, int]:
     """(raw deflate blocks ending byte-aligned, CRC-32, length, CRC-32 of as many zero bytes)."""
-    deflate = zlib.compressobj(DEFLATE_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
+    deflate = zlib.compressobj(level or DEFLATE_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
     return (deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH), zlib.crc32(data), len(data),
             _crc_of_zeros(len(data), 0))
 
@@ -183,6 +183,7 @@ def _crc_of_zeros(count: int, crc: int) -> int:
 
 
 DEFLATE_LEVEL = 6  # compressed once for every phone of the table: worth the better ratio
+CANONICAL_LEVEL = 1  # a canonical text is never sent to a phone: a third of the CPU, a sixth more bytes
 
 
 # Where a part goes in a view rendered for a stream: the stream sends the part's own copy.
@@ -310,16 +311,25 @@ class Canonical:
     things, in every language. Kept compressed (`piece`), one copy for all languages. Keys
     mean what they mean in the process that made it (`origin`)."""
 
-    __slots__ = ("piece", "origin", "_layout")
+    __slots__ = ("piece", "origin", "_layout", "_places")
 
     def __init__(self, piece: Piece, origin: str, layout: tuple | None = None):
         self.piece, self.origin = piece, origin
         self._layout = layout  # found in its text when not given
+        self._places = None
 
-    def layout(self) -> tuple[list[int], array, list[int]]:
-        """(each mark's key, where it ends in UTF-16 units, its length), in order."""
+    def place_of(self) -> dict:
+        """Each mark's key -> its place among the marks (made once for every language)."""
+        if self._places is None:
+            self._places = {key: place for place, key in enumerate(self.layout()[0])}
+        return self._places
+
+    def layout(self, text: str | None = None) -> tuple[list[int], array, list[int]]:
+        """(each mark's key, where it ends in UTF-16 units, its length), in order; found in
+        its text (`text`, when the caller has it) the first time."""
         if self._layout is None:
-            text = self.piece.text()
+            if text is None:
+                text = self.piece.text()
             keys, ends, sizes = [], array("l"), []
             astral = not text.isascii() and bool(_ASTRAL.search(text))
             counted = extra = 0  # letters of two UTF-16 units before `counted`
@@ -354,7 +364,7 @@ class Spoken:
     once on the canonical text for every language and moved into this language's offsets
     (view_delta)."""
 
-    __slots__ = ("language", "canonical", "words", "shifts", "check", "_by_key")
+    __slots__ = ("language", "canonical", "words", "shifts", "check")
 
     def __init__(self, language: str, canonical: Canonical, words: list[str], check: bool = False,
                  joined: str | None = None):
@@ -364,9 +374,8 @@ class Spoken:
         if joined is None:
             joined = "".join(words)
         lengths = map(len, words) if joined.isascii() or not _ASTRAL.search(joined) else map(utf16_length, words)
-        self.shifts = list(accumulate(length - size for length, size in zip(lengths, sizes)))
+        self.shifts = array("l", accumulate(length - size for length, size in zip(lengths, sizes)))
         self.check = check  # (a test's: each change made so is held against the texts)
-        self._by_key = None
 
     def size16(self) -> int:
         return self.canonical.piece.size16() + (self.shifts[-1] if self.shifts else 0)
@@ -380,10 +389,8 @@ class Spoken:
         """Canonical text with this language's words in its marks."""
         if "\x00" not in text:
             return text
-        if self._by_key is None:
-            self._by_key = dict(zip(self.canonical.layout()[0], self.words))
-        words = self._by_key
-        return _KEY_MARK.sub(lambda found: words[int(found.group(1))], text)
+        words, place = self.words, self.canonical.place_of()
+        return _KEY_MARK.sub(lambda found: words[place[int(found.group(1))]], text)
 
     def text(self) -> str:
         return self.said(self.canonical.text())
@@ -408,21 +415,24 @@ class Spoken:
     @classmethod
     def from_store(cls, described: str, row: Piece, check: bool = False) -> list["Spoken"]:
         """The parts a row of `to_store` holds (none if it does not read as one)."""
-        languages, maker = described.split("*")
-        deflated, crc, whole = row.to_store()
+        languages, _, maker = described.partition("*")
+        deflated, _, whole = row.to_store()
         try:
             data = zlib.decompressobj(-zlib.MAX_WBITS).decompress(deflated)
-            if len(data) != whole or zlib.crc32(data) != crc or whole < _HEADER.size:
+            if len(data) != whole or whole < _HEADER.size:
                 return []
             blocks, size = _HEADER.unpack_from(data)
+            text = data[_HEADER.size:_HEADER.size + size]
             said = data[_HEADER.size + size:].decode().split("\x01")[1:]
+            start = len(_stored(bytes(_HEADER.size)))  # (the header's block)
+            piece = Piece.stored(deflated[start:start + blocks], zlib.crc32(text), size)
+            text = text.decode()
         except (zlib.error, UnicodeDecodeError):
             return []
-        start = len(_stored(bytes(_HEADER.size)))  # (the header's block)
-        text = data[_HEADER.size:_HEADER.size + size]
-        canonical = Canonical(Piece.stored(deflated[start:start + blocks], zlib.crc32(text), size), maker)
+        piece._size16 = utf16_length(text)
+        canonical = Canonical(piece, maker)
+        marks = len(canonical.layout(text)[0])
         languages = languages.split(",")
-        marks = len(canonical.layout()[0])
         if len(said) != len(languages):
             return []
         found = []
@@ -460,7 +470,7 @@ class Recorded:
         ends = array("l", accumulate(before + size for before, size in zip(utf16_lengths(self.texts), sizes)))
         joined = [None] * (2 * len(marks) + 1)
         joined[0::2], joined[1::2] = self.texts, marks
-        self.canonical = Canonical(Piece("".join(joined)), origin(), (mark_keys, ends, sizes))
+        self.canonical = Canonical(Piece("".join(joined), CANONICAL_LEVEL), origin(), (mark_keys, ends, sizes))
 
     def spoken_in(self, language: str, check: bool = False) -> Piece:
         """The part in `language`: its words said into the canonical text, or, when a word

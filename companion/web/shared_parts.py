@@ -31,6 +31,7 @@ import os
 import re
 import secrets
 import struct
+import sys
 import zlib
 from array import array
 from bisect import bisect_right
@@ -311,37 +312,29 @@ class Canonical:
     things, in every language. Kept compressed (`piece`), one copy for all languages. Keys
     mean what they mean in the process that made it (`origin`)."""
 
-    __slots__ = ("piece", "origin", "_layout", "_places")
+    __slots__ = ("piece", "origin", "_layout")
 
     def __init__(self, piece: Piece, origin: str, layout: tuple | None = None):
         self.piece, self.origin = piece, origin
         self._layout = layout  # found in its text when not given
-        self._places = None
 
-    def place_of(self) -> dict:
-        """Each mark's key -> its place among the marks (made once for every language)."""
-        if self._places is None:
-            self._places = {key: place for place, key in enumerate(self.layout()[0])}
-        return self._places
-
-    def layout(self, text: str | None = None) -> tuple[list[int], array, list[int]]:
-        """(each mark's key, where it ends in UTF-16 units, its length), in order; found in
-        its text (`text`, when the caller has it) the first time."""
+    def layout(self, text: str | None = None) -> tuple[array, array]:
+        """(where each mark ends in UTF-16 units, its length), in order; found in its text
+        (`text`, when the caller has it) the first time."""
         if self._layout is None:
             if text is None:
                 text = self.piece.text()
-            keys, ends, sizes = [], array("l"), []
+            ends, sizes = array("l"), array("b")
             astral = not text.isascii() and bool(_ASTRAL.search(text))
             counted = extra = 0  # letters of two UTF-16 units before `counted`
             for found in _KEY_MARK.finditer(text):
-                keys.append(int(found.group(1)))
                 end = found.end()
                 if astral:
                     extra += len(_ASTRAL.findall(text, counted, end))
                     counted = end
                 ends.append(end + extra)
                 sizes.append(end - found.start())
-            self._layout = keys, ends, sizes
+            self._layout = ends, sizes
         return self._layout
 
     def text(self) -> str:
@@ -369,7 +362,7 @@ class Spoken:
     def __init__(self, language: str, canonical: Canonical, words: list[str], check: bool = False,
                  joined: str | None = None):
         self.language, self.canonical, self.words = language, canonical, words
-        _, _, sizes = canonical.layout()
+        _, sizes = canonical.layout()
         # How much longer the text is here than the canonical one, after each mark.
         if joined is None:
             joined = "".join(words)
@@ -382,15 +375,16 @@ class Spoken:
 
     def at(self, offset: int) -> int:
         """An offset in the canonical text (never inside a mark) as an offset in this text."""
-        marks = bisect_right(self.canonical.layout()[1], offset)
+        marks = bisect_right(self.canonical.layout()[0], offset)
         return offset + self.shifts[marks - 1] if marks else offset
 
-    def said(self, text: str) -> str:
-        """Canonical text with this language's words in its marks."""
+    def said(self, text: str, at: int = 0) -> str:
+        """Canonical text, found at offset `at` of the canonical text (not inside a mark),
+        with this language's words in its marks."""
         if "\x00" not in text:
             return text
-        words, place = self.words, self.canonical.place_of()
-        return _KEY_MARK.sub(lambda found: words[place[int(found.group(1))]], text)
+        words = iter(self.words[bisect_right(self.canonical.layout()[0], at):])
+        return _KEY_MARK.sub(lambda found: next(words), text)
 
     def text(self) -> str:
         return self.said(self.canonical.text())
@@ -431,13 +425,13 @@ class Spoken:
             return []
         piece._size16 = utf16_length(text)
         canonical = Canonical(piece, maker)
-        marks = len(canonical.layout(text)[0])
+        marks = len(canonical.layout(text)[0])  # (its words interned: every table says the same)
         languages = languages.split(",")
         if len(said) != len(languages):
             return []
         found = []
         for language, words in zip(languages, said):
-            words = words.split("\x00") if marks else []
+            words = list(map(sys.intern, words.split("\x00"))) if marks else []
             if len(words) == marks:
                 found.append(cls(language, canonical, words, check))
         return found
@@ -466,11 +460,11 @@ class Recorded:
         mark_keys = [keys[number] if keys[number] is not None else i18n.fresh_key()
                      for number in self.numbers]
         marks = [f"\x00{key}\x00" for key in mark_keys]
-        sizes = list(map(len, marks))
+        sizes = array("b", map(len, marks))
         ends = array("l", accumulate(before + size for before, size in zip(utf16_lengths(self.texts), sizes)))
         joined = [None] * (2 * len(marks) + 1)
         joined[0::2], joined[1::2] = self.texts, marks
-        self.canonical = Canonical(Piece("".join(joined), CANONICAL_LEVEL), origin(), (mark_keys, ends, sizes))
+        self.canonical = Canonical(Piece("".join(joined), CANONICAL_LEVEL), origin(), (ends, sizes))
 
     def spoken_in(self, language: str, check: bool = False) -> Piece:
         """The part in `language`: its words said into the canonical text, or, when a word

@@ -162,14 +162,17 @@ def _spoken_changes(old: Piece, new: Piece) -> list:
     start, which no mark holds ("<" is not in one)."""
     was, now = old.spoken, new.spoken
     ops: list = []
+    at = 0  # where the op's text stands in the new canonical text
     for op in _piece_changes(was.canonical.piece, now.canonical.piece):
         if type(op) is str:
-            op = now.said(op)
-            if op:
-                _append(ops, op)
+            said = now.said(op, at)
+            at += utf16_length(op)
+            if said:
+                _append(ops, said)
         else:
             start = was.at(op[0])
             length = was.at(op[0] + op[1]) - start
+            at += op[1]
             if length:
                 _append(ops, [start, length])
     if now.check:

@@ -21,8 +21,9 @@ EVENT_LEVEL = 3        # on a pushed view as good as 6 within a tenth, at under 
 STORED_BELOW = 256     # a keepalive or an update this short is sent as it is
 
 
-def _stored_block(data: bytes) -> bytes:
-    # A deflate block left uncompressed; every event ends byte-aligned, so it starts on a byte.
+def stored_block(data: bytes) -> bytes:
+    """`data` (at most 65,535 bytes) as a deflate block left uncompressed; every event ends
+    byte-aligned, so it starts on a byte."""
     return b"\x00" + struct.pack("<HH", len(data), len(data) ^ 0xFFFF) + data
 
 
@@ -65,7 +66,7 @@ def _gzip_block(chunk, crc: int, size: int) -> tuple[bytes, int, int]:
         return b"".join(blocks), crc, size
     data = chunk.encode() if isinstance(chunk, str) else chunk
     crc, size = zlib.crc32(data, crc), size + len(data)
-    return (_stored_block(data) if len(data) < STORED_BELOW else _deflated(data)), crc, size
+    return (stored_block(data) if len(data) < STORED_BELOW else _deflated(data)), crc, size
 
 
 class GzipEvents:

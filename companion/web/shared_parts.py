@@ -44,6 +44,7 @@ from markupsafe import Markup
 from .. import store
 from ..db import get_db
 from . import i18n
+from .compression import stored_block
 from .newest import Newest
 
 MAX_PARTS = 16384  # kept in a process: one per table, part, seated-or-not and language, the newest version only
@@ -146,6 +147,10 @@ class Piece:
         the block's own CRC plus the prefix's CRC moved on by as many zero bytes."""
         _, own, size, zeros = self._blocks()
         return _crc_of_zeros(size, crc) ^ zeros ^ own, size
+
+
+# A letter beyond the first 65,536 (most emoji): two UTF-16 units.
+ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
 def utf16_length(text: str) -> int:
@@ -325,12 +330,12 @@ class Canonical:
             if text is None:
                 text = self.piece.text()
             ends, sizes = array("l"), array("b")
-            astral = not text.isascii() and bool(_ASTRAL.search(text))
+            astral = not text.isascii() and bool(ASTRAL.search(text))
             counted = extra = 0  # letters of two UTF-16 units before `counted`
             for found in _KEY_MARK.finditer(text):
                 end = found.end()
                 if astral:
-                    extra += len(_ASTRAL.findall(text, counted, end))
+                    extra += len(ASTRAL.findall(text, counted, end))
                     counted = end
                 ends.append(end + extra)
                 sizes.append(end - found.start())
@@ -341,12 +346,9 @@ class Canonical:
         return self.piece.text()
 
 
-_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
-
-
 def utf16_lengths(texts: list[str]) -> list[int]:
     """`utf16_length` of each (most texts hold no letter beyond the first 65,536)."""
-    if not _ASTRAL.search("".join(texts)):
+    if not ASTRAL.search("".join(texts)):
         return list(map(len, texts))
     return [utf16_length(text) for text in texts]
 
@@ -359,15 +361,11 @@ class Spoken:
 
     __slots__ = ("language", "canonical", "words", "shifts", "check")
 
-    def __init__(self, language: str, canonical: Canonical, words: list[str], check: bool = False,
-                 joined: str | None = None):
+    def __init__(self, language: str, canonical: Canonical, words: list[str], check: bool = False):
         self.language, self.canonical, self.words = language, canonical, words
         _, sizes = canonical.layout()
         # How much longer the text is here than the canonical one, after each mark.
-        if joined is None:
-            joined = "".join(words)
-        lengths = map(len, words) if joined.isascii() or not _ASTRAL.search(joined) else map(utf16_length, words)
-        self.shifts = array("l", accumulate(length - size for length, size in zip(lengths, sizes)))
+        self.shifts = array("l", accumulate(length - size for length, size in zip(utf16_lengths(words), sizes)))
         self.check = check  # (a test's: each change made so is held against the texts)
 
     def size16(self) -> int:
@@ -400,8 +398,8 @@ class Spoken:
         header = _HEADER.pack(len(deflated), size)
         words = "".join("\x01" + "\x00".join(spoken.words) for spoken in said).encode()
         # Kept uncompressed: compressing a few KB of words cost more than all else of a row.
-        blocks = [_stored(header), deflated]
-        blocks.extend(_stored(words[at:at + 0xFFFF]) for at in range(0, len(words), 0xFFFF))
+        blocks = [stored_block(header), deflated]
+        blocks.extend(stored_block(words[at:at + 0xFFFF]) for at in range(0, len(words), 0xFFFF))
         crc = zlib.crc32(words, _crc_of_zeros(size, zlib.crc32(header)) ^ zeros ^ own)  # (as crc_after)
         described = f"{','.join(spoken.language for spoken in said)}*{said[0].canonical.origin}"
         return described, b"".join(blocks), crc, len(header) + size + len(words)
@@ -418,19 +416,19 @@ class Spoken:
             blocks, size = _HEADER.unpack_from(data)
             text = data[_HEADER.size:_HEADER.size + size]
             said = data[_HEADER.size + size:].decode().split("\x01")[1:]
-            start = len(_stored(bytes(_HEADER.size)))  # (the header's block)
-            piece = Piece.stored(deflated[start:start + blocks], zlib.crc32(text), size)
+            piece = Piece.stored(deflated[_HEADER_BLOCK:_HEADER_BLOCK + blocks], zlib.crc32(text), size)
             text = text.decode()
         except (zlib.error, UnicodeDecodeError):
             return []
         piece._size16 = utf16_length(text)
         canonical = Canonical(piece, maker)
-        marks = len(canonical.layout(text)[0])  # (its words interned: every table says the same)
+        marks = len(canonical.layout(text)[0])
         languages = languages.split(",")
         if len(said) != len(languages):
             return []
         found = []
         for language, words in zip(languages, said):
+            # (interned: every table says the same words, kept once)
             words = list(map(sys.intern, words.split("\x00"))) if marks else []
             if len(words) == marks:
                 found.append(cls(language, canonical, words, check))
@@ -438,11 +436,7 @@ class Spoken:
 
 
 _HEADER = struct.Struct("<II")
-
-
-def _stored(data: bytes) -> bytes:
-    """`data` (at most 65,535 bytes) as a deflate block left uncompressed."""
-    return b"\x00" + struct.pack("<HH", len(data), len(data) ^ 0xFFFF) + data
+_HEADER_BLOCK = len(stored_block(bytes(_HEADER.size)))  # where the canonical text's blocks start
 
 
 class Recorded:
@@ -477,7 +471,7 @@ class Recorded:
             text = [None] * (2 * len(words) + 1)
             text[0::2], text[1::2] = self.texts, words
             return Piece("".join(text))
-        return Piece.said(Spoken(language, self.canonical, words, check, joined))
+        return Piece.said(Spoken(language, self.canonical, words, check))
 
 
 def cache_of(app) -> PartCache:

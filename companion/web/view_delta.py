@@ -32,7 +32,7 @@ from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
-from .shared_parts import Piece, made_once, utf16_length
+from .shared_parts import ASTRAL, Piece, made_once, utf16_length
 
 # Where a segment starts: before an element that holds one number or line of a view. Finer
 # cuts make smaller changes (a changed number sends its <span>, not its whole row).
@@ -42,10 +42,6 @@ SEGMENT_START = re.compile(
     r"<(?=(?:div|li|section|form|details|summary|p|h[1-6]|ul|ol|tr|table|span|button|label|input)[\s>])")
 MARK = "~"  # a change; a whole view starts with "<"
 WHOLE_ABOVE = 0.5  # new text above this share of the view: the view goes whole
-
-
-# A letter beyond the first 65,536 (most emoji): two UTF-16 units.
-_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
 class Cut:
@@ -61,7 +57,7 @@ class Cut:
         self.lengths = lengths = array("l", map(len, segments))
         # A letter that takes two units adds one to its segment's length (the text is its
         # segments one after the other).
-        astral = [found.start() for found in _ASTRAL.finditer(text)]
+        astral = [found.start() for found in ASTRAL.finditer(text)]
         if astral:
             ends = list(accumulate(lengths))
             for at in astral:

@@ -310,3 +310,32 @@ def test_a_language_read_only_in_the_other_process_is_said_by_the_one_that_rende
         in_first = same_phone_in(first, phones[2])
         in_first.set_cookie(i18n.COOKIE, "fr")
         assert normalise(shown) == normalise(view(in_first, code))
+
+
+def test_rows_named_as_an_older_release_or_otherwise_are_passed_over(tmp_path):
+    """A database from before a release kept its parts under names of another form ("part|
+    seated", no language), and a row may name a language the app does not speak: the
+    views are rendered as if those rows were not there, at this version and the next."""
+    first, second = two_processes(tmp_path)
+    code, phones = seated(first)
+    in_second = same_phone_in(second, phones[1])
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200
+    conn = store.connect(first.config["DATABASE"])
+    try:
+        table_id, stamp = run_text(conn, "SELECT table_id, stamp FROM shared_part JOIN game_table"
+                                         " ON game_table.id = table_id WHERE code = :code",
+                                   {"code": code}).fetchone()
+        older = stamp.replace("|1|", "|0|", 1)
+        with store.Transaction(conn):
+            for part, at in (("wicked-forest/_shared_now.html|seated", stamp), ("odd", stamp),
+                             ("wicked-forest/_shared_now.html|seated|xx", stamp),
+                             ("table/_shared_more.html|seated", older), ("a|seated|de", "no version"),
+                             ("b|seated|zz*1.a", older)):
+                run_text(conn, "INSERT INTO shared_part (table_id, part, stamp, deflated, crc, size)"
+                               " VALUES (:t, :p, :s, :d, 0, 3)", {"t": table_id, "p": part, "s": at, "d": b"\x00"})
+    finally:
+        conn.close()
+    shown = view(in_second, code)
+    assert 'data-version="1"' in shown and re.search(r"<b>17</b><span>Draw pile", shown)
+    assert tap_set_draw_pile(in_second, code, 12).status_code == 200
+    assert re.search(r"<b>12</b><span>Draw pile", view(phones[2], code))

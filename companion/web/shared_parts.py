@@ -571,14 +571,14 @@ class PartRenderer:
         kind = "seated" if self.seated else "watching"
         found, older = store.shared_parts(get_db(), self.table.id, _stamp_text(self.stamp))
         for stored, stamp in older:
-            name, stored_kind, languages = stored.rsplit("|", 2)
-            if stored_kind == kind:
-                cache.note_languages(self.table.id, self.seated, languages.partition("*")[0].split(","),
-                                     int(stamp.split("|")[1]))
+            named, version = _named(stored, kind), _version_of(stamp)
+            if named is not None and version is not None:
+                cache.note_languages(self.table.id, self.seated, named[2], version)
         for stored, deflated, crc, size in found:
-            name, stored_kind, language = stored.rsplit("|", 2)
-            if stored_kind != kind:
+            named = _named(stored, kind)
+            if named is None:
                 continue
+            name, language, _ = named
             piece = Piece.stored(deflated, crc, size)
             if "*" not in language:
                 made = [(language, piece)]
@@ -651,6 +651,25 @@ class PartRenderer:
         except Exception:  # noqa: BLE001 (the answer goes out whatever the database said)
             self.app.logger.warning("keeping the shared parts of table %s failed", self.table.code,
                                     exc_info=True)
+
+
+def _named(stored: str, kind: str) -> tuple[str, str, list[str]] | None:
+    """(part, what follows its kind, the languages that says) of a kept row's name (`_stored_name`) made for `kind` of phone
+    ("seated" or "watching"), each language one the app speaks; None for a row made for the
+    other kind, or named as an older release named its rows ("part|seated"), or otherwise."""
+    fields = stored.rsplit("|", 2)
+    if len(fields) != 3 or fields[1] != kind:
+        return None
+    languages = fields[2].partition("*")[0].split(",")
+    if not all(language in i18n.LANGUAGES or language == i18n.PSEUDO for language in languages):
+        return None
+    return fields[0], fields[2], languages
+
+
+def _version_of(stamp: str) -> int | None:
+    """The table version a kept row's stamp (`_stamp_text`) names, or None."""
+    fields = stamp.split("|")
+    return int(fields[1]) if len(fields) > 2 and fields[1].isdigit() else None
 
 
 def _stamp_text(stamp: tuple) -> str:

@@ -5,7 +5,7 @@
 (function () {
   "use strict";
   var KEY = "forest-voice";
-  var heard = {}, checked = -1, asking = false;
+  var heard = {}, checked = -1, asking = false, ready = false;
 
   function on() {
     try { return localStorage.getItem(KEY) === "on"; } catch (e) { return false; }
@@ -19,11 +19,13 @@
     line.lang = lang || spokenLang;
     synth.speak(line);
   }
-  // The switch's two captions come from the page, in its language (data-voice-on/-off).
+  // The switch's two captions come from the page, in its language (data-voice-on/-off),
+  // and its ready mark from here: both again after a swapped view, which brings the page's.
   function labels() {
     document.querySelectorAll("[data-voice-toggle]").forEach(function (button) {
       var text = button.getAttribute(on() ? "data-voice-on" : "data-voice-off");
       if (text && button.textContent !== text) button.textContent = text;
+      if (ready && !button.hasAttribute("data-voice-ready")) button.setAttribute("data-voice-ready", "");
     });
   }
   function sayUrl() {
@@ -55,7 +57,8 @@
           if (!silent) speak(line.text);
         });
         // Ready: from here on each new line is said (the switch shows it, for the tests too).
-        document.querySelectorAll("[data-voice-toggle]").forEach(function (b) { b.setAttribute("data-voice-ready", ""); });
+        ready = true;
+        labels();
         if (shownVersion() > checked) check(false);
       }, function () { asking = false; });
   }

@@ -543,6 +543,76 @@ async def run_club(server: Fleet, n_tables: int, args, deadline: Deadline) -> di
     return result
 
 
+async def run_pair(fleets: list[Fleet], n_tables: int, args, deadline: Deadline) -> dict:
+    """Two clubs of `n_tables` each, one on each fleet (the first's phones in `--languages`,
+    the second's in `--against`), every stream of both open; then the latency phase in
+    slices of `--slice-seconds`, the two clubs in turn (A B, B A, A B, ...): each club's
+    server CPU per action counted over its own slices only. Whatever slows the machine for
+    a while (a neighbour, the clock) falls on both alike, so their ratio is steadier than
+    two runs' figures taken minutes apart."""
+    clubs = [Club(fleet.ports, n_tables, not args.no_fetch, deadline, push_views=not args.fetch_only,
+                  languages=languages)
+             for fleet, languages in zip(fleets, (args.languages, args.against))]
+    for club in clubs:
+        await club.setup()
+    for club in clubs:
+        await club.open_streams()
+    await asyncio.sleep(2.0)
+    result = {"tables": n_tables, "streams": [sum(len(t.streams) for t in c.tables) for c in clubs],
+              "slices": [[], []], "memory_streams": [fleet.memory() for fleet in fleets]}
+    try:
+        for pair in range(args.pairs):
+            order = (0, 1) if pair % 2 == 0 else (1, 0)
+            for index in order:
+                club, fleet = clubs[index], fleets[index]
+                before = len(club.post_times.get("latency", []))
+                cpu = fleet.cpu_seconds()
+                await club.paced(args.slice_seconds, args.rate)
+                spent = fleet.cpu_seconds() - cpu
+                actions = len(club.post_times.get("latency", [])) - before
+                result["slices"][index].append((spent, actions))
+            first, second = (result["slices"][i][-1] for i in (0, 1))
+            print(f"   pair {pair + 1}: {_per_action_ms(*first):.2f} against {_per_action_ms(*second):.2f} ms "
+                  f"of CPU per action ({first[1]} and {second[1]} actions)", flush=True)
+        result["memory_after"] = [fleet.memory() for fleet in fleets]
+        result["latency"] = [club.samples("latency") for club in clubs]
+    finally:
+        for club in clubs:
+            await club.close_streams()
+    result["errors"] = [dict(club.errors) for club in clubs]
+    result["first_errors"] = [list(club.first_errors) for club in clubs]
+    return result
+
+
+def _per_action_ms(spent: float, actions: int) -> float:
+    return spent / max(1, actions) * 1000
+
+
+def report_pair(fleets: list[Fleet], result: dict, args) -> bool:
+    """Prints the paired run's figures; True when neither club had an error."""
+    names = [" ".join(args.languages) if args.languages else "English (none sent)", " ".join(args.against)]
+    n = result["tables"]
+    print(f"\n== {n} tables of {len(PLAYERS)} phones on each of two servers ({fleets[0].describe()}), "
+          f"in turn, {args.pairs} pairs of {args.slice_seconds:.0f} s slices")
+    ratios = [_per_action_ms(*b) / _per_action_ms(*a) for a, b in zip(*result["slices"])]
+    for index, name in enumerate(names):
+        spent = sum(s for s, _ in result["slices"][index])
+        actions = sum(a for _, a in result["slices"][index])
+        last = result["latency"][index][1]
+        ma = result["memory_after"][index]
+        print(f"   {name}: {result['streams'][index]} streams; {_per_action_ms(spent, actions):.2f} ms of CPU per "
+              f"action over {actions} actions; update p95 (last of 4) "
+              f"{percentile(last, 0.95) * 1000 if last else float('nan'):.1f} ms; memory after "
+              f"{ma['rss_mib']:.1f} MiB RSS; errors {sum(result['errors'][index].values())}"
+              + (f" {result['errors'][index]}" if result["errors"][index] else ""))
+        for line in result["first_errors"][index]:
+            print(f"     {line}")
+    print(f"   >> {names[1]} against {names[0]}: median {(statistics.median(ratios) - 1) * 100:+.1f} % "
+          f"(pairs {', '.join(f'{(r - 1) * 100:+.1f}' for r in ratios)})")
+    sys.stdout.flush()
+    return not any(sum(errors.values()) for errors in result["errors"])
+
+
 def other_cpu(busy: float, server_cpu: float, client_cpu: float, wall: float) -> str:
     """What the rest of the machine used meanwhile: a busy neighbour disturbs the figures."""
     return f"{max(0.0, busy - server_cpu - client_cpu) / wall * 100:.0f}%"
@@ -741,6 +811,13 @@ def main() -> int:
                         help="the phones' languages (e.g. en de fr): each table's phones send these as "
                              "Accept-Language in turn, so every page, view and pushed view is rendered "
                              "in its phone's language (default: no Accept-Language, all English)")
+    parser.add_argument("--against", nargs="+", default=None, metavar="CODE",
+                        help="a second server beside the first, its tables' phones in these languages: "
+                             "the two clubs act in turn (--pairs slices of --slice-seconds each) and "
+                             "each one's CPU per action is given, with their ratio (no throughput phase)")
+    parser.add_argument("--pairs", type=int, default=6, help="with --against: slices of each club (default 6)")
+    parser.add_argument("--slice-seconds", type=float, default=10.0,
+                        help="with --against: length of one club's slice (default 10)")
     parser.add_argument("--no-weight", action="store_true",
                         help="leave out the page weight of every game (measured on the first part's server)")
     parser.add_argument("--cap", type=float, default=900.0, help="hard cap on the whole run in seconds")
@@ -749,8 +826,11 @@ def main() -> int:
         args.servers = 2 if args.database_url else 1
     if args.servers > 1 and not args.database_url:
         parser.error("several servers share a PostgreSQL database: give --database-url")
-    if args.languages and not all(re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", code) for code in args.languages):
-        parser.error("--languages takes language codes such as en de fr (or de-DE)")
+    for codes in (args.languages, args.against):
+        if codes and not all(re.fullmatch(r"[a-z]{2}(-[A-Z]{2})?", code) for code in codes):
+            parser.error("--languages and --against take language codes such as en de fr (or de-DE)")
+    if args.against and (args.pairs < 1 or args.slice_seconds <= 0 or args.database_url):
+        parser.error("--against takes --pairs >= 1 and --slice-seconds > 0, on SQLite")
     if args.rate <= 0 or args.seconds <= 0 or args.actors < 1 or min(args.tables) < 1 or args.servers < 1:
         parser.error("rates, lengths and counts must be positive")
 
@@ -762,6 +842,8 @@ def main() -> int:
     print(f"Forest Table club benchmark on loopback: {machine_line()}")
     print(f"command: {command_line()}")
     print(f"languages: {languages_line(args.languages)}")
+    if args.against:
+        return paired_main(args, deadline)
     status = 0
     parts, weight = [], None
     for n_tables in args.tables:
@@ -799,6 +881,39 @@ def main() -> int:
             print("stopping: the run's cap is near", file=sys.stderr)
             break
     print_goals(parts, weight)
+    return status
+
+
+def paired_main(args, deadline: Deadline) -> int:
+    """`--against`: for each number of tables, two fresh servers side by side (`run_pair`)."""
+    print(f"against: {languages_line(args.against)}, on a second server")
+    status = 0
+    for n_tables in args.tables:
+        fleets = [Fleet([Server(kind="dev" if args.dev else "gunicorn", workers=args.workers,
+                                worker_class=args.worker_class, threads=args.threads,
+                                port=args.port + i if args.port else 0)])
+                  for i in range(2)]
+        try:
+            for fleet in fleets:
+                if args.config:
+                    fleet.servers[0].config = args.config
+                fleet.start(deadline)
+            result = asyncio.run(asyncio.wait_for(run_pair(fleets, n_tables, args, deadline),
+                                                  max(1.0, deadline.remaining() - 20)))
+            if not report_pair(fleets, result, args):
+                status = 1
+        except (BenchError, asyncio.TimeoutError, OSError) as exc:
+            print(f"\n== {n_tables} tables: benchmark failed: {exc!r}", file=sys.stderr)
+            for fleet in fleets:
+                if fleet.log_tail():
+                    print(f"   server log:\n{fleet.log_tail()}", file=sys.stderr)
+            status = 1
+        finally:
+            for fleet in fleets:
+                fleet.stop()
+        if deadline.remaining() < 60:
+            print("stopping: the run's cap is near", file=sys.stderr)
+            break
     return status
 
 

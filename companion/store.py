@@ -221,6 +221,20 @@ def _told(update, *first) -> sa.Executable:
 
 
 @statement
+def _newest_live(dialect):
+    return (sa.select(game_table.c.code)
+            .where(game_table.c.updated_at > _p("since"), game_table.c.next_table_id.is_(None))
+            .order_by(game_table.c.created_at.desc(), game_table.c.id.desc()).limit(1))
+
+
+def newest_live_code(conn, since: float) -> str | None:
+    """The code of the table created last among those that moved after `since` and have no
+    next table (a rematch, a next chapter), or None."""
+    row = _newest_live.run(conn, {"since": since}).fetchone()
+    return row[0] if row else None
+
+
+@statement
 def _link_next(dialect):
     update = (sa.update(game_table)
               .where(game_table.c.id == _p("table_id"), game_table.c.next_table_id.is_(None))

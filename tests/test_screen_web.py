@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from companion import store, tables
+from companion import create_app, store, tables
 from companion.web import screen, voice
 
 from .helpers import act, take
@@ -171,6 +171,20 @@ def test_the_screen_address_follows_the_newest_table_and_its_rematch(app, client
     part = client.get(f"/t/{first}/screen/view").get_data(as_text=True)
     assert f'data-next="{following.code}"' in part
     assert client.get("/screen/now").get_json()["code"] == following.code
+
+
+def test_the_screen_address_follows_the_newest_table_on_postgresql_too(postgres_database):
+    """(The address's query is the store's, in each database's own words: a query written
+    for SQLite's placeholders made it a server error on PostgreSQL.)"""
+    app = create_app({"TESTING": True, "DATABASE": postgres_database("screen"), "SECRET_KEY": "k",
+                      "LAN_ADDRESS": "192.168.1.20"})
+    client = app.test_client()
+    assert b"No table yet." in client.get("/screen").data
+    assert client.get("/screen/now").get_json() == {"code": "", "url": ""}
+    first, second = create(client, "wicked-forest"), create(client, "woodland-wizards")
+    assert client.get("/screen/now").get_json() == {"code": second, "url": f"/t/{second}/screen/view"}
+    assert f'data-code="{second}"' in client.get("/screen").get_data(as_text=True)
+    assert first != second
 
 
 def test_a_phone_finds_the_screen_and_the_voice_switch_in_more(client):

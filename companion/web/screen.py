@@ -19,7 +19,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, ur
 from flask_babel import gettext
 from markupsafe import Markup
 
-from .. import tables, timers
+from .. import store, tables, timers
 from ..db import get_db
 from ..games import get_game
 from . import i18n, table_reads, templating, voice
@@ -122,10 +122,7 @@ def screen_say(code):
 def newest_code() -> str | None:
     """The table created last among those that moved lately and have not moved on to a
     rematch or a next chapter (the screen follows those itself)."""
-    row = get_db().execute(
-        "SELECT code FROM game_table WHERE updated_at > ? AND next_table_id IS NULL "
-        "ORDER BY created_at DESC, id DESC LIMIT 1", (time.time() - LIVE_SECONDS,)).fetchone()
-    return row[0] if row else None
+    return store.newest_live_code(get_db(), time.time() - LIVE_SECONDS)
 
 
 @bp.get("/screen")

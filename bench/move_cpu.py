@@ -85,17 +85,27 @@ def seated_table(app, languages: list[str] | None = None):
     return code, phones
 
 
-def table_moving(languages: list[str] | None = None):
-    """A seated table of five with four streams open, warmed up: (a move, what to close)."""
+def table_moving(languages: list[str] | None = None, processes: int = 1):
+    """A seated table of five with four streams open, warmed up: (a move, what to close).
+    With `processes` 2, phones 2 and 4 hold their streams in a second app on the same
+    database, as in another worker process: it takes what the first kept there."""
     folder = tempfile.mkdtemp(prefix="forest-move-")
-    app = create_app({"DATABASE": os.path.join(folder, "bench.sqlite"), "SECRET_KEY": "bench",
-                      "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 3600.0,
-                      "STREAM_MAX_SECONDS": 36000.0, "RATELIMIT_ENABLED": False,
-                      # Every move's views, not one view for several moves made back to back.
-                      "STREAM_PUSH_GAP_SECONDS": 0.0,
-                      # One process: a move wakes its streams directly, no watcher needed.
-                      "STREAM_POLL_SECONDS": 3600.0})
+    settings = {"DATABASE": os.path.join(folder, "bench.sqlite"), "SECRET_KEY": "bench",
+                "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 3600.0,
+                "STREAM_MAX_SECONDS": 36000.0, "RATELIMIT_ENABLED": False,
+                # Every move's views, not one view for several moves made back to back.
+                "STREAM_PUSH_GAP_SECONDS": 0.0,
+                # A move wakes its streams directly (`notify`), no watcher needed.
+                "STREAM_POLL_SECONDS": 3600.0}
+    app = create_app(dict(settings))
     code, phones = seated_table(app, languages)
+    other = create_app(dict(settings)) if processes == 2 else None
+    if other is not None:
+        for seat in (2, 4):  # the same phone (its cookie, its language) in the other process
+            moved = other.test_client()
+            moved.environ_base.update(phones[seat].environ_base)
+            moved.set_cookie("forest_table", phones[seat].get_cookie("forest_table").value)
+            phones[seat] = moved
     version = phones[0].get(f"/api/tables/{code}").get_json()["version"]
     streams = [Stream(phone.get(f"/t/{code}/events?v={version}&views=1",
                                 headers={"Accept-Encoding": "gzip"}, buffered=False))
@@ -109,6 +119,8 @@ def table_moving(languages: list[str] | None = None):
             "rid": f"move-{version}", "seat": "0"})
         assert reply.status_code == 200, reply.status_code
         version += 1
+        if other is not None:  # what its watcher would see
+            other.extensions["forest_hub"].notify(code)
         for stream in streams:
             stream.wait_for(version)
 
@@ -122,8 +134,8 @@ def table_moving(languages: list[str] | None = None):
 
 
 def one_run(moves: int, profile: str | None, garbage: list | None = None,
-            languages: list[str] | None = None) -> float:
-    move, close = table_moving(languages)
+            languages: list[str] | None = None, processes: int = 1) -> float:
+    move, close = table_moving(languages, processes)
     profiler = None
     if profile:
         import cProfile
@@ -150,11 +162,12 @@ def one_run(moves: int, profile: str | None, garbage: list | None = None,
     return spent / moves * 1000
 
 
-def paired_run(moves: int, languages: list[str], against: list[str], block: int = 10) -> tuple[float, float]:
+def paired_run(moves: int, languages: list[str], against: list[str], block: int = 10,
+               processes: int = 1) -> tuple[float, float]:
     """Two tables in this process, one in `languages`, one in `against`, moved in turn,
     `block` moves each: the CPU per move of each, with whatever slows this machine down
     for a while (a neighbour, the clock) shared alike."""
-    tables = [table_moving(languages), table_moving(against)]
+    tables = [table_moving(languages, processes), table_moving(against, processes)]
     spent = [0.0, 0.0]
     for _ in range(0, moves, block):
         for index, (move, _) in enumerate(tables):
@@ -179,6 +192,9 @@ def main() -> int:
     parser.add_argument("--against", nargs="+", default=None, metavar="CODE",
                         help="also a table whose phones read these languages, moved in turn with "
                              "the first (blocks of 10 moves): each run gives both and their ratio")
+    parser.add_argument("--processes", type=int, choices=(1, 2), default=1,
+                        help="2: phones 2 and 4 stream from a second app on the same database, as "
+                             "from the other worker process (default 1)")
     args = parser.parse_args()
     from harness import command_line, machine_line
     print(machine_line())
@@ -188,7 +204,8 @@ def main() -> int:
         print(f"against a table in: {' '.join(args.against)} (moved in turn, 10 moves each)")
         ratios = []
         for run in range(args.runs):
-            first, second = paired_run(args.moves, args.languages or ["en"], args.against)
+            first, second = paired_run(args.moves, args.languages or ["en"], args.against,
+                                       processes=args.processes)
             ratios.append(second / first)
             print(f"run {run + 1}: {first:.2f} against {second:.2f} ms of CPU per move: "
                   f"{(second / first - 1) * 100:+.1f} %")
@@ -198,7 +215,7 @@ def main() -> int:
     figures = []
     for run in range(args.runs):
         figures.append(one_run(args.moves, args.profile if run == args.runs - 1 else None,
-                               languages=args.languages))
+                               languages=args.languages, processes=args.processes))
         print(f"run {run + 1}: {figures[-1]:.2f} ms of CPU per move (a post and 4 pushed views)")
     print(f"median {statistics.median(figures):.2f} ms, spread {min(figures):.2f}-{max(figures):.2f} ms")
     if args.garbage:

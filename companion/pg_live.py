@@ -2,7 +2,9 @@
 
 Every write that moves a table's version sends NOTIFY in its own transaction
 (store.save_snapshot), so PostgreSQL delivers it at COMMIT, and only then, to every process
-listening, on any machine. Each process holds one listening connection, open while it
+listening, on any machine, on its schema's own channel (`store.live_channel`): apps in two
+schemas of one database never hear each other. (A server of an older release notifies on
+the one channel all schemas shared; the resync below still brings its moves, seconds later.) Each process holds one listening connection, open while it
 holds at least one stream, and wakes its streams exactly as a write of its own does.
 
 Resync is the safety net: after (re)connecting, the listener re-reads the version of every
@@ -37,7 +39,7 @@ class ListeningHub(live.Hub):
                 try:
                     if conn is None:
                         conn = store.connect(self.db_path)
-                        conn.raw.execute(f"LISTEN {store.LIVE_CHANNEL}")
+                        conn.raw.execute(f"LISTEN {store.live_channel(conn)}")  # (letters and digits only)
                         next_sweep = 0.0  # anything missed while not listening is read now
                     if time.monotonic() >= next_sweep:
                         next_sweep = time.monotonic() + live.SWEEP_SECONDS

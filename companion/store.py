@@ -203,12 +203,32 @@ def previous_table(conn, table_id: int) -> TableRow | None:
 
 
 def _notice(changed) -> sa.ColumnElement:
-    """The NOTIFY a PostgreSQL write sends on LIVE_CHANNEL, in its own statement (so it is
-    delivered at COMMIT, and only then): "code version seat_stamp [answered_by]"."""
+    """The NOTIFY a PostgreSQL write sends on its schema's channel (`live_channel`), in its
+    own statement (so it is delivered at COMMIT, and only then): "code version seat_stamp
+    [answered_by]"."""
     text = (changed.c.code + " " + sa.cast(changed.c.version, sa.Text) + " "
             + sa.cast(changed.c.seat_stamp, sa.Text)
             + sa.func.coalesce(" " + changed.c.answered_by, ""))
-    return sa.func.pg_notify(sa.literal(LIVE_CHANNEL), text)
+    return sa.func.pg_notify(_live_channel(), text)
+
+
+def _live_channel() -> sa.ColumnElement:
+    # A notice reaches every listener of the database, whatever its schema: two apps in two
+    # schemas of one database (two venues, or a test's twins) would wake each other's
+    # streams for a table of the same code, with a version the listener's table never had.
+    # So each schema has its own channel (a short digest of its name: a channel's name is
+    # at most 63 bytes).
+    return sa.literal(LIVE_CHANNEL + "_") + sa.func.left(sa.func.md5(sa.func.current_schema()), 16)
+
+
+@statement
+def _live_channel_name(dialect):
+    return sa.select(_live_channel())
+
+
+def live_channel(conn) -> str:
+    """The channel the writes of this connection's schema notify on (PostgreSQL)."""
+    return _live_channel_name.run(conn).fetchone()[0]
 
 
 _RETURNED = (game_table.c.code, game_table.c.version, game_table.c.seat_stamp, game_table.c.answered_by)

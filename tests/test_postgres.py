@@ -471,3 +471,34 @@ def test_a_notice_wakes_the_streams_of_its_table_with_its_seat_stamp():
     assert channel.stamps() == (6, 2) and channel.answered == {"0123456789abcdef01234567": 6}
     hub._publish_notice("ABCD 6 2 76543210fedcba9876543210")
     assert channel.answered == {"0123456789abcdef01234567": 6}
+
+
+def test_a_table_in_another_schema_with_the_same_code_wakes_no_stream_here(postgres_database, monkeypatch):
+    """Two apps in two schemas of one database (two venues, or a test's twins) each hear only
+    their own writes: a move at the other's table of the same code is not news here (it
+    was: every notice reached every listener, and a version this table never had was taken
+    as its own, so its own next moves seemed known and woke no stream)."""
+    monkeypatch.setattr(tables, "_free_code", lambda conn: "KQMW")
+    url = postgres_database("here")
+    # The streams here are in one process; the moves here are made by another (a second
+    # server of the venue), so this process learns of them by its listener alone.
+    listening, writer, there = make_app(url), make_app(url), make_app(postgres_database("there"))
+    phone_here, phone_there = writer.test_client(), there.test_client()
+    code = create_tiny(phone_here)
+    assert create_tiny(phone_there) == code
+    take(phone_here, code, 0)
+    take(phone_there, code, 0)
+    hub = listening.extensions["forest_hub"]
+    channel = hub.subscribe(code)  # as a stream here does: the listener starts
+    try:
+        assert act(phone_here, code, "add", {"amount": 1}).status_code == 200
+        wait_for(lambda: channel.stamps()[0] == 1, "the listener here hears its table's move")
+        for amount in (2, 3, 4):  # the other venue's table moves on, to version 3
+            assert act(phone_there, code, "add", {"amount": amount}).status_code == 200
+        assert act(phone_here, code, "add", {"amount": 5}).status_code == 200
+        # (A listener hears notices in the order of their commits: the other's, if heard,
+        # come first.)
+        wait_for(lambda: channel.stamps()[0] >= 2, "the listener here hears its table's second move")
+        assert channel.stamps()[0] == 2
+    finally:
+        hub.unsubscribe(channel)

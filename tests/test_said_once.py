@@ -150,3 +150,12 @@ def test_a_row_of_parts_said_for_several_languages_reads_back_as_they_were(app):
     assert [spoken.size16() for spoken in back] == [spoken.size16() for spoken in said]
     cut = shared_parts.Piece.stored(deflated[:-3], crc, size - 3)
     assert shared_parts.Spoken.from_store(described, cut) == []
+    # A row of another form (an older release's, or a newer one's) is not read, nor one whose
+    # numbers are cut short.
+    shared_parts._ROW_FORM += 1
+    try:
+        other_form = shared_parts.Spoken.to_store(said)
+    finally:
+        shared_parts._ROW_FORM -= 1
+    assert shared_parts.Spoken.from_store(other_form[0], shared_parts.Piece.stored(*other_form[1:])) == []
+    assert shared_parts.Spoken.from_store("de,fr,en,es*x", row) == []  # a language more than it holds

@@ -318,6 +318,16 @@ def said_in(code: str, calls: list, keys: list | None = None) -> list[str]:
     return said
 
 
+def said_before(code: str, keys: list) -> list[str] | None:
+    """What the calls of these keys (`call_keys`) said in language `code`, in order, when
+    every one of them was said in it before (`said_in` keeps them), else None."""
+    kept = _said_before.get(code)
+    if kept is None:
+        return None
+    said = list(map(kept.get, keys))
+    return None if None in said else said
+
+
 @contextlib.contextmanager
 def speaking(code: str):
     """Everything said inside in language `code`, whatever the request's."""
@@ -388,6 +398,9 @@ def call_keys(calls: list) -> list:
             if kwargs:
                 key = (function, tuple(map(value_key, args)),
                        tuple((name, value_key(value)) for name, value in kwargs.items()))
+            elif len(args) == 2 and type(args[0]) is Context and type(args[1]) is str and _SAID not in args[1]:
+                # (most calls, a template's gettext of a plain message: the key value_key gives)
+                key = (function, (_CONTEXT_KEYS[args[0].eval_ctx.autoescape], args[1]))
             else:
                 key = (function, tuple(map(value_key, args)))
         except _Unkeyed:

@@ -36,6 +36,7 @@ import zlib
 from array import array
 from bisect import bisect_right
 from itertools import accumulate
+from operator import add, sub
 
 from flask import current_app, request
 from jinja2 import StrictUndefined
@@ -327,19 +328,8 @@ class Canonical:
         """(where each mark ends in UTF-16 units, its length), in order; found in its text
         (`text`, when the caller has it) the first time."""
         if self._layout is None:
-            if text is None:
-                text = self.piece.text()
-            ends, sizes = array("l"), array("b")
-            astral = not text.isascii() and bool(ASTRAL.search(text))
-            counted = extra = 0  # letters of two UTF-16 units before `counted`
-            for found in _KEY_MARK.finditer(text):
-                end = found.end()
-                if astral:
-                    extra += len(ASTRAL.findall(text, counted, end))
-                    counted = end
-                ends.append(end + extra)
-                sizes.append(end - found.start())
-            self._layout = ends, sizes
+            pieces = _KEY_MARK.split(self.piece.text() if text is None else text)
+            self._layout = layout_of(pieces[0::2], [f"\x00{key}\x00" for key in pieces[1::2]])
         return self._layout
 
     def text(self) -> str:
@@ -348,9 +338,19 @@ class Canonical:
 
 def utf16_lengths(texts: list[str]) -> list[int]:
     """`utf16_length` of each (most texts hold no letter beyond the first 65,536)."""
-    if not ASTRAL.search("".join(texts)):
-        return list(map(len, texts))
-    return [utf16_length(text) for text in texts]
+    lengths = list(map(len, texts))
+    joined = "".join(texts)
+    if not joined.isascii() and ASTRAL.search(joined):
+        for index in [index for index, ascii in enumerate(map(str.isascii, texts)) if not ascii]:
+            lengths[index] = utf16_length(texts[index])
+    return lengths
+
+
+def layout_of(texts: list[str], marks: list[str]) -> tuple[array, array]:
+    """A canonical text's layout (`Canonical.layout`) from the texts between its marks and
+    the marks, in order."""
+    sizes = array("b", map(len, marks))
+    return array(_INT, accumulate(map(add, utf16_lengths(texts), sizes))), sizes
 
 
 class Spoken:
@@ -359,13 +359,15 @@ class Spoken:
     once on the canonical text for every language and moved into this language's offsets
     (view_delta)."""
 
-    __slots__ = ("language", "canonical", "words", "shifts", "check")
+    __slots__ = ("language", "canonical", "words", "ends", "shifts", "check")
 
-    def __init__(self, language: str, canonical: Canonical, words: list[str], check: bool = False):
+    def __init__(self, language: str, canonical: Canonical, words: list[str], check: bool = False,
+                 shifts: array | None = None):
         self.language, self.canonical, self.words = language, canonical, words
-        _, sizes = canonical.layout()
-        # How much longer the text is here than the canonical one, after each mark.
-        self.shifts = array("l", accumulate(length - size for length, size in zip(utf16_lengths(words), sizes)))
+        self.ends, sizes = canonical.layout()  # (where each mark ends in the canonical text)
+        # How much longer the text is here than the canonical one, after each mark (as
+        # another process found it, when it kept the part).
+        self.shifts = shifts if shifts is not None else array(_INT, accumulate(map(sub, utf16_lengths(words), sizes)))
         self.check = check  # (a test's: each change made so is held against the texts)
 
     def size16(self) -> int:
@@ -373,7 +375,7 @@ class Spoken:
 
     def at(self, offset: int) -> int:
         """An offset in the canonical text (never inside a mark) as an offset in this text."""
-        marks = bisect_right(self.canonical.layout()[0], offset)
+        marks = bisect_right(self.ends, offset)
         return offset + self.shifts[marks - 1] if marks else offset
 
     def said(self, text: str, at: int = 0) -> str:
@@ -381,8 +383,10 @@ class Spoken:
         with this language's words in its marks."""
         if "\x00" not in text:
             return text
-        words = iter(self.words[bisect_right(self.canonical.layout()[0], at):])
-        return _KEY_MARK.sub(lambda found: next(words), text)
+        pieces = _KEY_MARK.split(text)  # text, a mark's key, text, ...
+        first = bisect_right(self.ends, at)
+        pieces[1::2] = self.words[first:first + len(pieces) // 2]
+        return "".join(pieces)
 
     def text(self) -> str:
         return self.said(self.canonical.text())
@@ -391,51 +395,86 @@ class Spoken:
     def to_store(cls, said: list["Spoken"]) -> tuple[str, bytes, int, int]:
         """Parts said from one recording, as one row for the other processes, whose name
         (`described`, the same at every version) gives their languages, in order, and the
-        origin: the row holds where the canonical text ends (in its blocks and in its text,
-        `_HEADER`), the canonical text's blocks as they are, then each language's words
-        ("\\x01" before each, "\\x00" between two)."""
-        deflated, own, size, zeros = said[0].canonical.piece._blocks()
-        header = _HEADER.pack(len(deflated), size)
+        origin. The row holds a header (`_HEADER`: where the canonical text ends in its blocks
+        and in its text, its length in UTF-16 units, its marks), the canonical text's blocks
+        as they are, its layout (`Canonical.layout`), each language's shifts (`Spoken`), then
+        each language's words ("\x01" before each, "\x00" between two): a reader takes them
+        as they are, with no search of the text."""
+        canonical = said[0].canonical
+        deflated, own, size, zeros = canonical.piece._blocks()
+        ends, sizes = canonical.layout()
+        header = _HEADER.pack(_ROW_FORM, len(deflated), size, canonical.piece.size16(), len(ends))
+        numbers = b"".join([_int_bytes(ends), sizes.tobytes(), *(_int_bytes(spoken.shifts) for spoken in said)])
         words = "".join("\x01" + "\x00".join(spoken.words) for spoken in said).encode()
         # Kept uncompressed: compressing a few KB of words cost more than all else of a row.
+        tail = numbers + words
         blocks = [stored_block(header), deflated]
-        blocks.extend(stored_block(words[at:at + 0xFFFF]) for at in range(0, len(words), 0xFFFF))
-        crc = zlib.crc32(words, _crc_of_zeros(size, zlib.crc32(header)) ^ zeros ^ own)  # (as crc_after)
-        described = f"{','.join(spoken.language for spoken in said)}*{said[0].canonical.origin}"
-        return described, b"".join(blocks), crc, len(header) + size + len(words)
+        blocks.extend(stored_block(tail[at:at + 0xFFFF]) for at in range(0, len(tail), 0xFFFF))
+        crc = zlib.crc32(tail, _crc_of_zeros(size, zlib.crc32(header)) ^ zeros ^ own)  # (as crc_after)
+        described = f"{','.join(spoken.language for spoken in said)}*{canonical.origin}"
+        return described, b"".join(blocks), crc, len(header) + size + len(tail)
 
     @classmethod
     def from_store(cls, described: str, row: Piece, check: bool = False) -> list["Spoken"]:
         """The parts a row of `to_store` holds (none if it does not read as one)."""
         languages, _, maker = described.partition("*")
+        languages = languages.split(",")
         deflated, _, whole = row.to_store()
         try:
             data = zlib.decompressobj(-zlib.MAX_WBITS).decompress(deflated)
             if len(data) != whole or whole < _HEADER.size:
                 return []
-            blocks, size = _HEADER.unpack_from(data)
-            text = data[_HEADER.size:_HEADER.size + size]
-            said = data[_HEADER.size + size:].decode().split("\x01")[1:]
-            piece = Piece.stored(deflated[_HEADER_BLOCK:_HEADER_BLOCK + blocks], zlib.crc32(text), size)
-            text = text.decode()
+            form, blocks, size, size16, marks = _HEADER.unpack_from(data)
+            at = _HEADER.size + size  # the numbers, then the words
+            if form != _ROW_FORM or whole < at + marks * (5 + 4 * len(languages)):
+                return []
+            piece = Piece.stored(deflated[_HEADER_BLOCK:_HEADER_BLOCK + blocks],
+                                 zlib.crc32(memoryview(data)[_HEADER.size:at]), size)
+            ends = _ints(data[at:at + 4 * marks])
+            at += 4 * marks
+            sizes = array("b", data[at:at + marks])
+            at += marks
+            shifts = []
+            for _ in languages:
+                shifts.append(_ints(data[at:at + 4 * marks]))
+                at += 4 * marks
+            said = data[at:].decode().split("\x01")[1:]
         except (zlib.error, UnicodeDecodeError):
             return []
-        piece._size16 = utf16_length(text)
-        canonical = Canonical(piece, maker)
-        marks = len(canonical.layout(text)[0])
-        languages = languages.split(",")
         if len(said) != len(languages):
             return []
+        piece._size16 = size16
+        canonical = Canonical(piece, maker, (ends, sizes))
         found = []
-        for language, words in zip(languages, said):
+        for language, words, shift in zip(languages, said, shifts):
             # (interned: every table says the same words, kept once)
             words = list(map(sys.intern, words.split("\x00"))) if marks else []
             if len(words) == marks:
-                found.append(cls(language, canonical, words, check))
+                found.append(cls(language, canonical, words, check, shift))
         return found
 
 
-_HEADER = struct.Struct("<II")
+def _int_bytes(numbers: array) -> bytes:
+    """An array of 4-byte numbers as bytes, least significant first whatever the machine."""
+    if sys.byteorder == "little":
+        return numbers.tobytes()
+    swapped = array(numbers.typecode, numbers)
+    swapped.byteswap()
+    return swapped.tobytes()
+
+
+def _ints(data: bytes) -> array:
+    """`_int_bytes` read back."""
+    numbers = array(_INT)
+    numbers.frombytes(data)
+    if sys.byteorder != "little":
+        numbers.byteswap()
+    return numbers
+
+
+_INT = "i" if array("i").itemsize == 4 else "l"  # a 4-byte number (C's int on every usual machine)
+_ROW_FORM = 2  # what a row of `to_store` holds, after its header: a row of another form is not read
+_HEADER = struct.Struct("<IIIII")
 _HEADER_BLOCK = len(stored_block(bytes(_HEADER.size)))  # where the canonical text's blocks start
 
 
@@ -443,7 +482,7 @@ class Recorded:
     """A part rendered for every language at once: its text with marks and the calls that say
     its words (`i18n.recorded`); each language is made from it when first asked."""
 
-    __slots__ = ("calls", "keys", "said", "texts", "numbers", "canonical")
+    __slots__ = ("calls", "keys", "said", "texts", "numbers", "mark_keys", "canonical")
 
     def __init__(self, text: str, calls: list):
         self.calls = calls
@@ -451,21 +490,23 @@ class Recorded:
         self.said: set[str] = set()  # the languages it was said in
         self.texts, self.numbers = i18n.marks_of(text)  # the texts between marks; each mark's call
         # Each mark as its call's key (a call with none gets a number of its own: never the same).
-        mark_keys = [keys[number] if keys[number] is not None else i18n.fresh_key()
-                     for number in self.numbers]
+        self.mark_keys = mark_keys = [keys[number] if keys[number] is not None else i18n.fresh_key()
+                                      for number in self.numbers]
         marks = [f"\x00{key}\x00" for key in mark_keys]
-        sizes = array("b", map(len, marks))
-        ends = array("l", accumulate(before + size for before, size in zip(utf16_lengths(self.texts), sizes)))
         joined = [None] * (2 * len(marks) + 1)
         joined[0::2], joined[1::2] = self.texts, marks
-        self.canonical = Canonical(Piece("".join(joined), CANONICAL_LEVEL), origin(), (ends, sizes))
+        self.canonical = Canonical(Piece("".join(joined), CANONICAL_LEVEL), origin(),
+                                   layout_of(self.texts, marks))
 
     def spoken_in(self, language: str, check: bool = False) -> Piece:
         """The part in `language`: its words said into the canonical text, or, when a word
         holds a line break (which the part's one line would change) or the marks' or the
         stored row's separators, its text whole."""
-        said = i18n.said_in(language, self.calls, self.keys) if self.calls else []
-        words = [said[number] for number in self.numbers]
+        # Most calls said the same at the version before: each mark's words found by its key.
+        words = i18n.said_before(language, self.mark_keys)
+        if words is None:
+            said = i18n.said_in(language, self.calls, self.keys)
+            words = [said[number] for number in self.numbers]
         joined = "".join(words)
         if "\n" in joined or "\r" in joined or "\x00" in joined or "\x01" in joined:
             text = [None] * (2 * len(words) + 1)

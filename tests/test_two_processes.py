@@ -272,6 +272,48 @@ def test_parts_said_in_several_languages_are_kept_once_and_taken_by_the_other_pr
             stream.close()
 
 
+def test_a_part_the_same_as_at_the_version_before_is_said_and_read_once(tmp_path):
+    """At a table read in three languages, a part that a move left as it was is taken as it
+    was in every language: the process that renders it says it no more (its parts share
+    their words with the version before) and the other reads its row no more (the same
+    bytes); a part the move changed is said and read anew. Each reads as a render."""
+    first, second = two_processes(tmp_path)
+    code, phones = seated(first)
+    for phone, language in zip(phones, ["en", "de", "fr", "en", "de"]):
+        phone.set_cookie(i18n.COOKIE, language)
+        view(phone, code)
+    french = same_phone_in(second, phones[2])
+    french.set_cookie(i18n.COOKIE, "fr")
+    view(french, code)
+    caches = [shared_parts.cache_of(first), shared_parts.cache_of(second)]
+
+    def said_parts(cache):
+        """(part, language) -> the newest part said from a recording, as kept."""
+        return {(key[1], key[3]): piece for key, (_, piece) in list(cache._kept.items())
+                if len(key) == 4 and key[3] is not None and key[2] and piece.spoken is not None}
+
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200
+    view(french, code)
+    before = [said_parts(cache) for cache in caches]
+    assert {language for _, language in before[1]} == {"en", "de", "fr"}
+    assert tap_set_draw_pile(phones[0], code, 12).status_code == 200
+    shown = view(french, code)
+    in_first = same_phone_in(first, phones[2])
+    in_first.set_cookie(i18n.COOKIE, "fr")
+    assert normalise(shown) == normalise(view(in_first, code))
+    after = [said_parts(cache) for cache in caches]
+    for old, new in zip(before, after):
+        assert set(old) == set(new)
+        kept = {name for name, _ in new if new[name, "fr"].spoken is old[name, "fr"].spoken}
+        assert kept and kept != {name for name, _ in new}  # some parts moved, some did not
+        for (name, language), piece in new.items():
+            assert (piece.spoken is old[name, language].spoken) == (name in kept)
+            assert (piece.text() == old[name, language].text()) == (name in kept)
+            assert piece is not old[name, language]  # (a part of its own version: its change its own)
+    assert {name for name, _ in after[0] if after[0][name, "de"].spoken is before[0][name, "de"].spoken} \
+        == {name for name, _ in after[1] if after[1][name, "de"].spoken is before[1][name, "de"].spoken}
+
+
 def said_rows(app, code, version):
     """The names of the rows that keep a version's parts said from one render for several
     languages."""

@@ -22,6 +22,11 @@ class Newest:
             self._kept.move_to_end(key)
             return found[1]
 
+    def latest(self, key):
+        """The value kept for `key` at whatever stamp, or None (not counted as a use)."""
+        found = self._kept.get(key)
+        return None if found is None else found[1]
+
     def put(self, key, stamp, value) -> None:
         with self._lock:
             self._kept[key] = (stamp, value)

@@ -63,13 +63,14 @@ class Piece:
     words: its text is the canonical text (kept compressed, one copy for every language)
     with them in its marks, and is compressed itself only when a body needs its blocks."""
 
-    __slots__ = ("_compressed", "changes", "_size16", "spoken", "__weakref__")
+    __slots__ = ("_compressed", "changes", "_size16", "spoken", "repeated", "__weakref__")
 
     def __init__(self, html: str | None, level: int | None = None):
         # For a stream's changes (view_delta): the part's change from the version before,
         # worked out once for every phone, and its length as a page counts it.
         self.changes = self._size16 = None
         self.spoken: Spoken | None = None  # how it was said from a recording, if it was
+        self.repeated = False  # the same as at the version before (`again`)
         self._compressed = None
         if html is not None:
             text = one_line(html)
@@ -91,9 +92,19 @@ class Piece:
         piece._size16 = spoken.size16()
         return piece
 
+    def again(self) -> "Piece":
+        """The same part at a new version (a `Spoken` one whose canonical text did not
+        change): its words and its blocks, if made, shared; its change its own."""
+        piece = Piece(None)
+        piece.spoken, piece._size16, piece._compressed = self.spoken, self._size16, self._compressed
+        piece.repeated = True
+        return piece
+
     def compressed(self) -> bool:
-        """Whether its blocks are made (a part said from a recording has none until asked)."""
-        return self._compressed is not None
+        """Whether a body takes its blocks: made already, or worth making for the versions
+        to come (a part said from a recording has none until asked; once it comes back the
+        same, its blocks are made and serve every version while it stays so)."""
+        return self._compressed is not None or self.repeated
 
     def _blocks(self) -> tuple:
         if self._compressed is None:  # (a part said from a recording, first sent whole)
@@ -123,6 +134,12 @@ class Piece:
         if self._size16 is None:
             self._size16 = utf16_length(self.text())
         return self._size16
+
+    def holds(self, text: str) -> bool:
+        """Whether it holds `text` (one line), by the checksum and length of its bytes."""
+        data = text.encode()
+        blocks = self._blocks()
+        return blocks[2] == len(data) and blocks[1] == zlib.crc32(data)
 
     def same_text(self, other: "Piece") -> bool:
         """Whether the two hold the same text: the same checksum and length of its bytes, or
@@ -268,6 +285,9 @@ class PartCache(Newest):
         # The languages each table's parts (seated or watching) were asked in, each with the
         # last version it was asked at (the newest tables only).
         self.languages = Newest(limit)
+        # What each row of parts said from one recording read as (`Spoken.from_store`), by
+        # its checksum and length: a part the same as at the version before is read once.
+        self.rows = Newest(limit)
         self.check = False  # a test's: each part said from a recording is held against a render
 
     def note_languages(self, table_id, seated: bool, languages, version: int) -> None:
@@ -318,11 +338,14 @@ class Canonical:
     things, in every language. Kept compressed (`piece`), one copy for all languages. Keys
     mean what they mean in the process that made it (`origin`)."""
 
-    __slots__ = ("piece", "origin", "_layout")
+    __slots__ = ("piece", "origin", "_layout", "recorded_as")
 
     def __init__(self, piece: Piece, origin: str, layout: tuple | None = None):
         self.piece, self.origin = piece, origin
         self._layout = layout  # found in its text when not given
+        # (checksum, length) of the recorded text it was made from and its calls' keys
+        # (`Recorded`), when made here from one whose every call has a key
+        self.recorded_as = None
 
     def layout(self, text: str | None = None) -> tuple[array, array]:
         """(where each mark ends in UTF-16 units, its length), in order; found in its text
@@ -340,7 +363,7 @@ def utf16_lengths(texts: list[str]) -> list[int]:
     """`utf16_length` of each (most texts hold no letter beyond the first 65,536)."""
     lengths = list(map(len, texts))
     joined = "".join(texts)
-    if not joined.isascii() and ASTRAL.search(joined):
+    if not joined.isascii() and len(joined.encode("utf-16-le")) != 2 * len(joined):
         for index in [index for index, ascii in enumerate(map(str.isascii, texts)) if not ascii]:
             lengths[index] = utf16_length(texts[index])
     return lengths
@@ -482,35 +505,61 @@ class Recorded:
     """A part rendered for every language at once: its text with marks and the calls that say
     its words (`i18n.recorded`); each language is made from it when first asked."""
 
-    __slots__ = ("calls", "keys", "said", "texts", "numbers", "mark_keys", "canonical")
+    __slots__ = ("calls", "keys", "said", "_text", "texts", "numbers", "mark_keys", "canonical")
 
-    def __init__(self, text: str, calls: list):
+    def __init__(self, text: str, calls: list, before: Canonical | None = None):
         self.calls = calls
         self.keys = keys = i18n.call_keys(calls)
         self.said: set[str] = set()  # the languages it was said in
-        self.texts, self.numbers = i18n.marks_of(text)  # the texts between marks; each mark's call
-        # Each mark as its call's key (a call with none gets a number of its own: never the same).
-        self.mark_keys = mark_keys = [keys[number] if keys[number] is not None else i18n.fresh_key()
-                                      for number in self.numbers]
+        self.texts = self.numbers = self.mark_keys = None  # (found when first needed)
+        # The same text and the same calls' keys as the canonical text of the version before:
+        # the same canonical text, found without making it.
+        recorded_as = None
+        if None not in keys:
+            data = text.encode()
+            recorded_as = (zlib.crc32(data), len(data), tuple(keys))
+            if before is not None and before.recorded_as == recorded_as:
+                self.canonical = before
+                self._text = text
+                return
+        self._text = text
+        texts, _, mark_keys = self._marks()
         marks = [f"\x00{key}\x00" for key in mark_keys]
         joined = [None] * (2 * len(marks) + 1)
-        joined[0::2], joined[1::2] = self.texts, marks
-        self.canonical = Canonical(Piece("".join(joined), CANONICAL_LEVEL), origin(),
-                                   layout_of(self.texts, marks))
+        joined[0::2], joined[1::2] = texts, marks
+        canonical = "".join(joined)
+        if before is not None and before.piece.holds(canonical):
+            # As it was at the version before (the same keys: the same words in every
+            # language): that one is kept, and each language's part with it.
+            self.canonical = before
+        else:
+            self.canonical = Canonical(Piece(canonical, CANONICAL_LEVEL), origin(), layout_of(texts, marks))
+            self.canonical.recorded_as = recorded_as
+
+    def _marks(self) -> tuple[list[str], list[int], list]:
+        """(the texts between its marks, each mark's call, each mark's key), found once."""
+        if self.texts is None:
+            self.texts, self.numbers = i18n.marks_of(self._text)
+            keys = self.keys
+            # Each mark as its call's key (a call with none gets a number of its own: never the same).
+            self.mark_keys = [keys[number] if keys[number] is not None else i18n.fresh_key()
+                              for number in self.numbers]
+        return self.texts, self.numbers, self.mark_keys
 
     def spoken_in(self, language: str, check: bool = False) -> Piece:
         """The part in `language`: its words said into the canonical text, or, when a word
         holds a line break (which the part's one line would change) or the marks' or the
         stored row's separators, its text whole."""
+        texts, numbers, mark_keys = self._marks()
         # Most calls said the same at the version before: each mark's words found by its key.
-        words = i18n.said_before(language, self.mark_keys)
+        words = i18n.said_before(language, mark_keys)
         if words is None:
             said = i18n.said_in(language, self.calls, self.keys)
-            words = [said[number] for number in self.numbers]
+            words = [said[number] for number in numbers]
         joined = "".join(words)
         if "\n" in joined or "\r" in joined or "\x00" in joined or "\x01" in joined:
             text = [None] * (2 * len(words) + 1)
-            text[0::2], text[1::2] = self.texts, words
+            text[0::2], text[1::2] = texts, words
             return Piece("".join(text))
         return Piece.said(Spoken(language, self.canonical, words, check))
 
@@ -577,7 +626,7 @@ class PartRenderer:
             made = i18n.recorded(lambda: self._render(name), strict=cache.check)
             if made is None:
                 return None
-            recorded = Recorded(*made)
+            recorded = Recorded(*made, before=self._canonical_before(name, cache, languages))
             cache.recorded += 1
             cache.put(key, self.stamp, recorded)
         mine = None
@@ -586,7 +635,11 @@ class PartRenderer:
             if language != self.language and (language in recorded.said
                                               or cache.get(language_key, self.stamp) is not None):
                 continue
-            piece = recorded.spoken_in(language, check=cache.check)
+            before = cache.latest(language_key)
+            if before is not None and before.spoken is not None and before.spoken.canonical is recorded.canonical:
+                piece = before.again()  # unchanged since the version before
+            else:
+                piece = recorded.spoken_in(language, check=cache.check)
             recorded.said.add(language)
             if cache.check:
                 with i18n.speaking(language):
@@ -600,6 +653,15 @@ class PartRenderer:
         if recorded.said >= languages:
             cache.discard(key)  # said in every language the table reads: not kept (some 20 KB)
         return mine
+
+    def _canonical_before(self, name: str, cache, languages) -> Canonical | None:
+        """The canonical text this process said the part from at the version before (the
+        newest kept in a language the table reads), if any."""
+        for language in languages:
+            before = cache.latest((self.table.id, name, self.seated, language))
+            if before is not None and before.spoken is not None and before.spoken.canonical.origin == origin():
+                return before.spoken.canonical
+        return None
 
     def _stored_name(self, name: str, language: str) -> str:
         return f"{name}|{'seated' if self.seated else 'watching'}|{language}"
@@ -624,14 +686,29 @@ class PartRenderer:
             if "*" not in language:
                 made = [(language, piece)]
             else:  # parts said from one recording (`Spoken.to_store`)
-                made = [(spoken.language, Piece.said(spoken))
-                        for spoken in Spoken.from_store(language, piece, cache.check)]
+                made = self._read_row(cache, stored, name, language, piece, crc, size)
             cache.note_languages(self.table.id, self.seated, [language for language, _ in made],
                                  self.table.version)
             for language, piece in made:
                 key = (self.table.id, name, self.seated, language)
                 if cache.get(key, self.stamp) is None:
                     cache.put(key, self.stamp, piece)
+
+    def _read_row(self, cache, stored: str, name: str, described: str, row: Piece, crc: int, size: int) -> list:
+        """(language, part) of each part a row of `Spoken.to_store` holds; the parts read
+        from it at the version before when it holds the same bytes."""
+        key = (self.table.id, stored)
+        kept = cache.rows.latest(key)
+        if kept is not None and kept[0] == crc and kept[1] == size:
+            made = []
+            for spoken in kept[2]:
+                before = cache.latest((self.table.id, name, self.seated, spoken.language))
+                made.append((spoken.language, before.again() if before is not None and before.spoken is spoken
+                             else Piece.said(spoken)))
+            return made
+        said = Spoken.from_store(described, row, cache.check)
+        cache.rows.put(key, None, (crc, size, said))
+        return [(spoken.language, Piece.said(spoken)) for spoken in said]
 
     def __call__(self, name: str) -> Markup:
         pieces = self.pieces

@@ -349,6 +349,9 @@ def test_a_language_read_only_in_the_other_process_is_said_by_the_one_that_rende
         shown = view(french, code)
         assert second_cache.renders == renders  # taken whole from the first process's row
         assert i18n.language("fr").gettext("The table at a glance") in shown
+        # and its own render for every language, made to say French at the start, is gone
+        # (it kept the render's context alive, table after table)
+        assert not [value for _, value in second_cache._kept.values() if type(value) is shared_parts.Recorded]
         in_first = same_phone_in(first, phones[2])
         in_first.set_cookie(i18n.COOKIE, "fr")
         assert normalise(shown) == normalise(view(in_first, code))

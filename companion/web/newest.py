@@ -34,6 +34,13 @@ class Newest:
             while len(self._kept) > self.limit:
                 self._kept.popitem(last=False)
 
+    def discard_older(self, key, stamp) -> None:
+        """Forget the value kept for `key`, unless it is kept at `stamp`."""
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None and found[0] != stamp:
+                del self._kept[key]
+
     def discard(self, key) -> None:
         with self._lock:
             self._kept.pop(key, None)

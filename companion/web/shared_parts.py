@@ -540,6 +540,7 @@ class Recorded:
         """(the texts between its marks, each mark's call, each mark's key), found once."""
         if self.texts is None:
             self.texts, self.numbers = i18n.marks_of(self._text)
+            self._text = None  # (the texts hold it)
             keys = self.keys
             # Each mark as its call's key (a call with none gets a number of its own: never the same).
             self.mark_keys = [keys[number] if keys[number] is not None else i18n.fresh_key()
@@ -693,6 +694,10 @@ class PartRenderer:
                 key = (self.table.id, name, self.seated, language)
                 if cache.get(key, self.stamp) is None:
                     cache.put(key, self.stamp, piece)
+            # A render for every language this process made at a version before (to say a
+            # language the other's row lacked) serves no version to come: it goes (some
+            # 20 KB, and the render's context its calls hold).
+            cache.discard_older((self.table.id, name, self.seated, None), self.stamp)
 
     def _read_row(self, cache, stored: str, name: str, described: str, row: Piece, crc: int, size: int) -> list:
         """(language, part) of each part a row of `Spoken.to_store` holds; the parts read

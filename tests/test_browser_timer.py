@@ -44,7 +44,9 @@ def test_two_phones_share_the_countdown_and_the_pause(live_server, phones):
     ana.get_by_role("button", name="2 Flowers, no Witch").click()
     for page in (ana, ben):
         expect(page.locator(".countdown")).to_contain_text("Stay or Return?")
-        expect(page.locator(".countdown .cd-time")).not_to_have_text("0:30", timeout=4000)
+        # Under 0:30 (the first figure shown may be 0:31, the page's clock a little behind
+        # the server's), and moving down from there.
+        expect(page.locator(".countdown .cd-time")).to_have_text(re.compile(r"^0:[0-2]\d$"), timeout=4000)
         assert 20 <= seconds_shown(page) < 30
 
     # Ben pauses: Ana's phone says so and its countdown stands still.

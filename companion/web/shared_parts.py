@@ -340,19 +340,15 @@ class Canonical:
 
     __slots__ = ("piece", "origin", "_layout", "recorded_as")
 
-    def __init__(self, piece: Piece, origin: str, layout: tuple | None = None):
+    def __init__(self, piece: Piece, origin: str, layout: tuple[array, array]):
         self.piece, self.origin = piece, origin
-        self._layout = layout  # found in its text when not given
+        self._layout = layout
         # (checksum, length) of the recorded text it was made from and its calls' keys
         # (`Recorded`), when made here from one whose every call has a key
         self.recorded_as = None
 
-    def layout(self, text: str | None = None) -> tuple[array, array]:
-        """(where each mark ends in UTF-16 units, its length), in order; found in its text
-        (`text`, when the caller has it) the first time."""
-        if self._layout is None:
-            pieces = _KEY_MARK.split(self.piece.text() if text is None else text)
-            self._layout = layout_of(pieces[0::2], [f"\x00{key}\x00" for key in pieces[1::2]])
+    def layout(self) -> tuple[array, array]:
+        """(where each mark ends in UTF-16 units, its length), in order (`layout_of`)."""
         return self._layout
 
     def text(self) -> str:

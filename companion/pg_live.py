@@ -4,8 +4,9 @@ Every write that moves a table's version sends NOTIFY in its own transaction
 (store.save_snapshot), so PostgreSQL delivers it at COMMIT, and only then, to every process
 listening, on any machine, on its schema's own channel (`store.live_channel`): apps in two
 schemas of one database never hear each other. (A server of an older release notifies on
-the one channel all schemas shared; the resync below still brings its moves, seconds later.) Each process holds one listening connection, open while it
-holds at least one stream, and wakes its streams exactly as a write of its own does.
+the one channel all schemas shared; the resync below still brings its moves, seconds later.)
+Each process holds one listening connection, open while it holds at least one stream, and
+wakes its streams exactly as a write of its own does.
 
 Resync is the safety net: after (re)connecting, the listener re-reads the version of every
 watched table (a notice sent while it was not listening is not queued for it), and it

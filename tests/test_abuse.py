@@ -514,3 +514,16 @@ def test_with_rate_limits_switched_off_codes_are_not_counted_and_nothing_fails(d
     assert [newcomer.get(f"/join/{UNKNOWN}").status_code for _ in range(4)] == [404] * 4
     assert newcomer.post(f"/api/tables/{code}/seats/1").status_code == 201
     assert newcomer.get(f"/api/tables/{code}").get_json()["my_seats"] == [1]
+
+
+def test_an_app_with_rate_limits_off_leaves_them_on_for_the_next_app(database):
+    """Two apps in one process (a worker's, a test's): the one made after an app with limits
+    off still counts wrong codes, as its own settings say."""
+    create_app({"TESTING": True, "DATABASE": database("quiet"), "SECRET_KEY": "test-key",
+                "LAN_ADDRESS": "192.168.1.20", "RATELIMIT_ENABLED": False})
+    guarded = create_app({"TESTING": True, "DATABASE": database("guarded"), "SECRET_KEY": "test-key",
+                          "LAN_ADDRESS": "192.168.1.20", "CODE_GUESS_LIMIT": "2 per minute"})
+    limiter.reset()
+    client = guarded.test_client()
+    statuses = [client.get("/join", query_string={"code": f"ZZZ{c}"}).status_code for c in "ACD"]
+    assert statuses == [404, 404, 429]

@@ -197,6 +197,10 @@ IMPORT_ENDPOINTS = ("history.import_history", "history_api.api_import")
 
 def init_app(app) -> None:
     app.config.setdefault("RATELIMIT_STORAGE_URI", storage_uri(database_of(app)))
+    # On by default for every app: Flask-Limiter's own default is whatever the last app
+    # before it in this process said, so one app with limits off switched them off for
+    # every app made after it.
+    app.config.setdefault("RATELIMIT_ENABLED", True)
     limiter.init_app(app)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 
 import pytest
@@ -68,13 +69,35 @@ def shot(page, name):
 
 
 def tap(page, name, exact=False):
-    """Tap a button and wait for the answer, as a player waits to see the screen change."""
+    """Tap a button and wait for the answer, as a player waits to see the screen change.
+    At a table, the phone first shows the table's latest version: a player taps what the
+    screen shows once the others' moves are on it (a tap on a screen a move has changed
+    since is refused as stale, and the version that then changes is the other move's)."""
     from playwright.sync_api import expect
 
-    shown = page.locator("#view .view").get_attribute("data-version")
+    shown = up_to_date(page)
     page.get_by_role("button", name=name, exact=exact).click()
     expect(page.locator("#view .view")).not_to_have_attribute("data-version", shown)
     expect(page.locator(".notice.error")).to_have_count(0)
+
+
+def caught_up(pages, base, code):
+    """Every phone shows the table's latest version: a player acts on what their screen
+    shows, and a tap made on a screen an earlier move has changed is refused as stale."""
+    from playwright.sync_api import expect
+
+    version = str(pages[0].request.get(f"{base}/api/tables/{code}").json()["version"])
+    for page in pages:
+        expect(page.locator("#view .view")).to_have_attribute("data-version", version)
+
+
+def up_to_date(page):
+    """The version of the table this phone shows, once it is the table's latest (a page
+    that is no table's: its version, if any, as it is)."""
+    at_table = re.match(r"(https?://[^/]+)/t/([A-Za-z]+)(?:[/?#]|$)", page.url)
+    if at_table and page.locator("#view .view").count():
+        caught_up([page], *at_table.groups())
+    return page.locator("#view .view").get_attribute("data-version")
 
 
 class Watch:

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .browser import Watch, assert_fits_phone, assert_primary_clear, keep_figure, record_screen
+from .browser import Watch, assert_fits_phone, assert_primary_clear, keep_figure, record_screen, up_to_date
 from .browser import browser, live_server, phones  # noqa: F401  (fixtures)
 from .test_browser_table import create_wicked_forest, join
 from .test_browser_timer import post_action
@@ -33,8 +33,9 @@ def keep_primary_box(name, box):
 
 
 def tap(page, name):
-    """Tap a button on the board and wait until this phone shows the table's answer."""
-    shown = page.locator("#view .view").get_attribute("data-version")
+    """Tap a button on the board, once this phone shows the others' moves, and wait until it
+    shows the table's answer."""
+    shown = up_to_date(page)
     page.locator("#view").get_by_role("button", name=name).first.click()
     expect(page.locator("#view .view")).not_to_have_attribute("data-version", shown)
     expect(page.locator(".notice.error")).to_have_count(0)

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from .browser import browser, live_server, phones, shot  # noqa: F401  (fixtures)
+from .browser import browser, caught_up, live_server, phones, shot, tap  # noqa: F401  (fixtures)
 from .test_browser_table import create_wicked_forest, join
 
 pytestmark = pytest.mark.browser
@@ -73,7 +73,8 @@ def test_three_phones_play_two_rounds(live_server, phones):
 
     # Ana, back home, is asked what she crystallized; she took nothing.
     expect(ana.locator("[data-primary] h2")).to_have_text("Ana, what did you crystallize?")
-    ana.get_by_role("button", name="Ana is done crystallizing").click()
+    tap(ana, "Ana is done crystallizing")
+    caught_up(everyone, live_server, code)  # Ben reveals card 2 once his phone shows her done
 
     # Card 2 shows the Witch; Ben and Cara stay; card 3 is the second Witch.
     ben.get_by_role("button", name="Witch and 1 Flower").click()

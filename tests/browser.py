@@ -20,10 +20,11 @@ SHOTS = os.path.join(os.path.dirname(__file__), "..", "test-results")
 
 
 @pytest.fixture(scope="module")
-def live_server(tmp_path_factory):
+def live_server(tmp_path_factory, request):
     path = tmp_path_factory.mktemp("live") / "live.sqlite"
     app = create_app({"DATABASE": str(path), "SECRET_KEY": "browser-test", "LAN_ADDRESS": "127.0.0.1",
-                      "STREAM_POLL_SECONDS": 0.5, "STREAM_MAX_SECONDS": 60.0})
+                      "STREAM_POLL_SECONDS": 0.5, "STREAM_MAX_SECONDS": 60.0,
+                      **getattr(request.module, "SERVER_SETTINGS", {})})  # a module's own, if any
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -19,6 +19,8 @@ pytestmark = pytest.mark.browser
 expect = pytest.importorskip("playwright.sync_api").expect
 
 PLAYERS = ["Ana", "Bartholomew", "Cara", "Dan"]
+# A table for each game in each language, all from one address.
+SERVER_SETTINGS = {"TABLE_CREATION_LIMIT": "1000 per hour"}
 
 # Each word (a run of letters between blanks, hyphens and dots) whose boxes lie on more than
 # one line although it is no wider than the content box of the block it is laid out in, or

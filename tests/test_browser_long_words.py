@@ -12,6 +12,7 @@ import pytest
 
 from companion.web import i18n
 
+from .board_checks import AVOIDABLE_BREAKS, WHOLE
 from .browser import PHONE, PHONE_WIDTH, browser, live_server  # noqa: F401  (fixtures)
 from .test_screen_web import OPTIONS
 
@@ -21,47 +22,6 @@ expect = pytest.importorskip("playwright.sync_api").expect
 PLAYERS = ["Ana", "Bartholomew", "Cara", "Dan"]
 # A table for each game in each language, all from one address.
 SERVER_SETTINGS = {"TABLE_CREATION_LIMIT": "1000 per hour"}
-
-# Each word (a run of letters between blanks, hyphens and dots) whose boxes lie on more than
-# one line although it is no wider than the content box of the block it is laid out in, or
-# that lies in an element of `whole` (one a row squeezed below its longest word: a panel's
-# heading beside its line, the clock's Pause beside the time, a phase of the Mysterious Forest).
-AVOIDABLE_BREAKS = """(whole) => {
-  const found = [];
-  const ruler = document.createElement('span');
-  ruler.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap;left:0;top:0';
-  document.body.append(ruler);
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
-    // (a closed panel's content keeps boxes of its own, laid out but never shown)
-    if (!el || el === ruler || !el.checkVisibility()) continue;
-    if (node.textContent.includes('://')) continue;  // an address breaks where it must, as no word does
-    const words = /[^\\s\\-\\u2010-\\u2014\\/·.,:;()]{2,}/g;
-    for (let m; (m = words.exec(node.textContent));) {
-      if (m[0].includes('\\u00ad')) continue;  // a catalog's soft hyphen says where it may break
-      const range = document.createRange();
-      range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
-      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
-      if (lines.size < 2) continue;
-      let block = el;
-      while (getComputedStyle(block).display === 'inline' && block.parentElement) block = block.parentElement;
-      const style = getComputedStyle(block);
-      const room = block.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-      ruler.style.font = getComputedStyle(el).font;
-      ruler.style.letterSpacing = getComputedStyle(el).letterSpacing;
-      ruler.textContent = m[0];
-      const width = ruler.getBoundingClientRect().width;
-      if (width <= room || el.closest(whole)) found.push(`${m[0]} (${Math.round(width)} px, its box ${Math.round(room)} px) in ` +
-                                    `<${el.tagName.toLowerCase()} class="${el.className}">`);
-    }
-  }
-  ruler.remove();
-  return found;
-}"""
-
-
-WHOLE = "details.panel > summary h2, .clock-row .btn, .mf-phases li"
 
 
 def check(page, where):

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from .board_checks import cut_texts
+from .board_checks import AVOIDABLE_BREAKS, WHOLE, cut_texts
 from .browser import BOTTOM_BAR, FIRST_SCREEN, PHONE_WIDTH, Watch, page_size, shot
 from .pseudo import bare_english, say
 
@@ -202,13 +202,15 @@ class Walk:
 
     def assert_translated(self, page):
         """Every text a player reads came through the catalogs (the page is in the
-        pseudo-locale), and none is wider than the phone or cut off by its box."""
+        pseudo-locale), and none is wider than the phone, cut off by its box, or broken inside
+        a word its box could hold whole."""
         english = bare_english(page.content(), allowed=[*self.names, self.code or "", *HEROES, *self.allowed])
         if english:
             shot(page, f"{self.prefix}-FAILED-english")
         assert english == [], f"{self.where(page)}: English that skipped the catalogs: {english[:6]}"
         width, _ = page_size(page)
-        cut = cut_texts(page) + page.evaluate(SPILLED)
+        cut = (cut_texts(page) + page.evaluate(SPILLED)
+               + [f"broken: {word}" for word in page.evaluate(AVOIDABLE_BREAKS, WHOLE)])
         if width > PHONE_WIDTH or cut:
             shot(page, f"{self.prefix}-FAILED-overflow")
         assert width <= PHONE_WIDTH and cut == [], f"{self.where(page)}: {width} px wide, cut: {cut}"

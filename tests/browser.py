@@ -95,7 +95,7 @@ def caught_up(pages, base, code):
 def up_to_date(page):
     """The version of the table this phone shows, once it is the table's latest (a page
     that is no table's: its version, if any, as it is)."""
-    at_table = re.match(r"(https?://[^/]+)/t/([A-Za-z]+)(?:[/?#]|$)", page.url)
+    at_table = re.match(r"(https?://[^/]+)/t/([A-Za-z0-9]+)(?:[/?#]|$)", page.url)
     if at_table and page.locator("#view .view").count():
         caught_up([page], *at_table.groups())
     return page.locator("#view .view").get_attribute("data-version")

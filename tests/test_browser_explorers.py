@@ -6,7 +6,7 @@ import re
 import pytest
 
 from .browser import (Watch, assert_fits_phone, assert_primary_clear,  # noqa: F401
-                      browser, live_server, phones, record_screen, tap as tap_button)
+                      browser, live_server, phones, record_screen, tap as tap_button, up_to_date)
 from .test_browser_table import join
 
 pytestmark = pytest.mark.browser
@@ -27,19 +27,9 @@ def hero_panel(page, label):
     return page.locator("details.hero-card", has=page.locator(".hero-name", has_text=label))
 
 
-def caught_up(page):
-    """Wait until a table page shows the table's latest version: no refresh is on its way that
-    could replace the board between two taps."""
-    base, rest = page.url.split("/t/", 1)
-    code = rest.split("?")[0].split("/")[0]
-    version = page.request.get(f"{base}/api/tables/{code}").json()["version"]
-    expect(page.locator("#view .view")).to_have_attribute("data-version", str(version))
-
-
 def open_panel(page, panel):
     """Open a closed panel by its summary, as a thumb would."""
-    if "/t/" in page.url:
-        caught_up(page)
+    up_to_date(page)  # no refresh on its way could replace the board between two taps
     if panel.get_attribute("open") is None:
         panel.locator(":scope > summary").first.click()
     expect(panel).to_have_attribute("open", "")

@@ -11,7 +11,7 @@ import re
 import pytest
 
 from .board_checks import AVOIDABLE_BREAKS, WHOLE, cut_texts
-from .browser import BOTTOM_BAR, FIRST_SCREEN, PHONE_WIDTH, Watch, page_size, shot
+from .browser import BOTTOM_BAR, FIRST_SCREEN, PHONE_WIDTH, Watch, caught_up, page_size, shot
 from .pseudo import bare_english, say
 
 expect = pytest.importorskip("playwright.sync_api").expect
@@ -116,10 +116,6 @@ HEROES = ("Xylia", "Klethor", "Sha'Vi", "Bethras")
 STREAM_CLOSED = re.compile(r"^GET \S+/(events|view)\S* net::ERR_ABORTED$")
 
 
-def version_on_server(page, base, code):
-    return str(page.request.get(f"{base}/api/tables/{code}").json()["version"])
-
-
 class Walk:
     """Phones at one table, each tap checked on every phone once the table's change is on it."""
 
@@ -156,9 +152,7 @@ class Walk:
     def arrived(self):
         """Every phone shows the table's latest version; then each is checked."""
         self.code = self.code or self.pages[0].url.split("/t/")[1].split("?")[0].split("/")[0]
-        version = version_on_server(self.pages[0], self.base, self.code)
-        for page in self.pages:
-            expect(page.locator("#view .view")).to_have_attribute("data-version", version)
+        caught_up(self.pages, self.base, self.code)
         for page in self.pages:
             self.check(page)
 

@@ -193,7 +193,7 @@ class CatalogLanguage:
         self._numbers: dict = {}
 
     def gettext(self, message):
-        return self.catalog.ugettext(message)
+        return _translated(self.catalog, message)
 
     def ngettext(self, singular, plural, count):
         return self.catalog.ungettext(singular, plural, count)
@@ -258,14 +258,43 @@ def deferred(function):
         if calls is None:
             return function(*args, **kwargs)
         calls.append((function, args, kwargs))
+        # Most calls are a template's gettext of a plain message: keyed here at once, by the
+        # message alone (`call_keys` then builds and hashes no tuple for them).
+        calls.keys.append(_plain_key(function, args[0], args[1]) if not kwargs and len(args) == 2
+                          and type(args[1]) is str and type(args[0]) is Context else None)
         return Markup(f"{_SAID}{len(calls) - 1}\x00")
     return kept_or_called
+
+
+class _Calls(list):
+    """A recording's calls, with the key of each found as it was kept (None: not yet)."""
+
+    __slots__ = ("keys",)
+
+    def __init__(self):
+        super().__init__()
+        self.keys: list = []
+
+
+def _plain_key(function, context, message: str):
+    """The key `call_keys` gives a template's gettext call of a plain message, or None."""
+    by_message = _plain_keys.get((function, context.eval_ctx.autoescape))
+    if by_message is None:
+        by_message = _plain_keys[(function, context.eval_ctx.autoescape)] = {}
+    number = by_message.get(message)
+    if number is None:
+        if _SAID in message:
+            return None  # (a mark: keyed by the call it stands for, in `call_keys`)
+        if len(by_message) > 4 * KEPT_CALLS:
+            by_message.clear()
+        number = by_message[message] = _number_of((function, (_CONTEXT_KEYS[context.eval_ctx.autoescape], message)))
+    return number
 
 
 def recorded(render, strict: bool = False):
     """`render()` with every deferred call kept and marked: (its text, the calls), or None
     when something in it asked for the language itself (`strict`: LanguageNeeded raised)."""
-    calls: list = []
+    calls = _Calls()
     token = _recording.set(calls)
     try:
         return render(), calls
@@ -393,7 +422,11 @@ def call_keys(calls: list) -> list:
             return _CONTEXT_KEYS[value.eval_ctx.autoescape]
         raise _Unkeyed
 
-    for function, args, kwargs in calls:
+    known = getattr(calls, "keys", None) or [None] * len(calls)
+    for (function, args, kwargs), number in zip(calls, known):
+        if number is not None:  # (keyed as it was recorded)
+            keys.append(number)
+            continue
         try:
             if kwargs:
                 key = (function, tuple(map(value_key, args)),
@@ -406,19 +439,24 @@ def call_keys(calls: list) -> list:
         except _Unkeyed:
             keys.append(None)
             continue
-        # Each key stands as a number, found once here: each language then looks up a
-        # number, not a nested tuple hashed again. A number is never given twice, so one
-        # kept by a part made before a clearing still means what it meant.
-        number = _numbered.get(key)
-        if number is None:
-            if len(_numbered) > 4 * KEPT_CALLS:
-                _numbered.clear()
-            number = _numbered[key] = next(_numbers)  # (one step of a count: atomic)
-        keys.append(number)
+        keys.append(_number_of(key))
     return keys
 
 
+def _number_of(key) -> int:
+    """A call's key as a number, found once: each language then looks up a number, not a
+    nested tuple hashed again. A number is never given twice, so one kept by a part made
+    before a clearing still means what it meant."""
+    number = _numbered.get(key)
+    if number is None:
+        if len(_numbered) > 4 * KEPT_CALLS:
+            _numbered.clear()
+        number = _numbered[key] = next(_numbers)  # (one step of a count: atomic)
+    return number
+
+
 _numbered: dict = {}
+_plain_keys: dict = {}  # (function, autoescape) -> {message: its call's number}
 _numbers = itertools.count(1)
 _CONTEXT_KEYS = {True: (Context, True), False: (Context, False)}
 
@@ -495,6 +533,15 @@ def _catalog_or_none():
     return None if code == "en" else translations(code)
 
 
+def _translated(catalog, message: str) -> str:
+    """`catalog.ugettext(message)`, most often straight from the catalog's own table (a
+    compiled catalog holds only translated messages; anything else goes the long way)."""
+    return getattr(catalog, "_catalog", _NO_TABLE).get(message) or catalog.ugettext(message)
+
+
+_NO_TABLE: dict = {}
+
+
 def _formatted(context, text, values):
     if not context.eval_ctx.autoescape:
         return text % values if values or "%" in text else text
@@ -510,7 +557,7 @@ def _formatted(context, text, values):
 @deferred
 def _gettext(context, message, **values):
     catalog = _catalog_or_none()
-    return _formatted(context, catalog.ugettext(message) if catalog else message, values)
+    return _formatted(context, _translated(catalog, message) if catalog else message, values)
 
 
 @pass_context

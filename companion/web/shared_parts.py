@@ -63,12 +63,14 @@ class Piece:
     words: its text is the canonical text (kept compressed, one copy for every language)
     with them in its marks, and is compressed itself only when a body needs its blocks."""
 
-    __slots__ = ("_compressed", "changes", "_size16", "spoken", "repeated", "__weakref__")
+    __slots__ = ("_compressed", "changes", "prepared", "_size16", "spoken", "repeated", "__weakref__")
 
     def __init__(self, html: str | None, level: int | None = None):
         # For a stream's changes (view_delta): the part's change from the version before,
         # worked out once for every phone, and its length as a page counts it.
         self.changes = self._size16 = None
+        # For a canonical text's: its change made ready for every language (view_delta).
+        self.prepared = None
         self.spoken: Spoken | None = None  # how it was said from a recording, if it was
         self.repeated = False  # the same as at the version before (`again`)
         self._compressed = None
@@ -338,11 +340,14 @@ class Canonical:
     things, in every language. Kept compressed (`piece`), one copy for all languages. Keys
     mean what they mean in the process that made it (`origin`)."""
 
-    __slots__ = ("piece", "origin", "_layout", "recorded_as")
+    __slots__ = ("piece", "origin", "_layout", "recorded_as", "row")
 
     def __init__(self, piece: Piece, origin: str, layout: tuple[array, array]):
         self.piece, self.origin = piece, origin
         self._layout = layout
+        # ((row form, languages), the row of `Spoken.to_store` said in them): the same at every version
+        # while the canonical text stays, since its keys say the same words in a language
+        self.row = None
         # (checksum, length) of the recorded text it was made from and its calls' keys
         # (`Recorded`), when made here from one whose every call has a key
         self.recorded_as = None
@@ -420,6 +425,9 @@ class Spoken:
         each language's words ("\x01" before each, "\x00" between two): a reader takes them
         as they are, with no search of the text."""
         canonical = said[0].canonical
+        languages = tuple(spoken.language for spoken in said)
+        if canonical.row is not None and canonical.row[0] == (_ROW_FORM, languages):
+            return canonical.row[1]
         deflated, own, size, zeros = canonical.piece._blocks()
         ends, sizes = canonical.layout()
         header = _HEADER.pack(_ROW_FORM, len(deflated), size, canonical.piece.size16(), len(ends))
@@ -430,8 +438,10 @@ class Spoken:
         blocks = [stored_block(header), deflated]
         blocks.extend(stored_block(tail[at:at + 0xFFFF]) for at in range(0, len(tail), 0xFFFF))
         crc = zlib.crc32(tail, _crc_of_zeros(size, zlib.crc32(header)) ^ zeros ^ own)  # (as crc_after)
-        described = f"{','.join(spoken.language for spoken in said)}*{canonical.origin}"
-        return described, b"".join(blocks), crc, len(header) + size + len(tail)
+        described = f"{','.join(languages)}*{canonical.origin}"
+        row = described, b"".join(blocks), crc, len(header) + size + len(tail)
+        canonical.row = ((_ROW_FORM, languages), row)
+        return row
 
     @classmethod
     def from_store(cls, described: str, row: Piece, check: bool = False) -> list["Spoken"]:

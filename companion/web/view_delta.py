@@ -32,7 +32,7 @@ from array import array
 from bisect import bisect_right
 from itertools import accumulate
 
-from .shared_parts import ASTRAL, Piece, made_once, utf16_length
+from .shared_parts import _KEY_MARK, ASTRAL, Piece, Spoken, made_once, utf16_length
 
 # Where a segment starts: before an element that holds one number or line of a view. Finer
 # cuts make smaller changes (a changed number sends its <span>, not its whole row).
@@ -153,27 +153,54 @@ def _piece_changes(old: Piece, new: Piece) -> list:
 
 def _spoken_changes(old: Piece, new: Piece) -> list:
     """The change of a part said from a recording in one language, from its change on the
-    canonical text (worked out once for every language): each copy's ends moved to this
-    language's offsets, each new text said in it. The ends of a copy are where segments
-    start, which no mark holds ("<" is not in one)."""
+    canonical text (worked out once for every language, `_canonical_changes`): each copy's
+    ends moved to this language's offsets, each new text said in it."""
     was, now = old.spoken, new.spoken
     ops: list = []
-    at = 0  # where the op's text stands in the new canonical text
-    for op in _piece_changes(was.canonical.piece, now.canonical.piece):
-        if type(op) is str:
-            said = now.said(op, at)
-            at += utf16_length(op)
-            if said:
-                _append(ops, said)
-        else:
-            start = was.at(op[0])
-            length = was.at(op[0] + op[1]) - start
-            at += op[1]
-            if length:
-                _append(ops, [start, length])
+    shifts, words = was.shifts, now.words
+    for text, first, last in _canonical_changes(was, now):
+        if text is None:  # a copy: its ends, each with the marks before it
+            (start, marks), (end, end_marks) = first, last
+            start += shifts[marks - 1] if marks else 0
+            end += shifts[end_marks - 1] if end_marks else 0
+            if end > start:
+                _append(ops, [start, end - start])
+        elif first is None:
+            _append(ops, text)  # (no word in it)
+        else:  # text, a mark, text, ...: this language's words in the marks
+            pieces = first.copy()
+            pieces[1::2] = words[last:last + len(pieces) // 2]
+            _append(ops, "".join(pieces))
     if now.check:
         assert applied(old.text(), ops) == new.text(), "a part's change in its language is wrong"
     return ops
+
+
+def _canonical_changes(was: Spoken, now: Spoken) -> list:
+    """The change of the canonical text, made ready for any language once: a copy as
+    ((start, marks before it), (end, marks before it)); new text as (text, None, 0), or, when
+    it holds marks, (text, its pieces split at them, the number of marks before it). The ends
+    of a copy are where segments start, which no mark holds ("<" is not in one)."""
+    old, new = was.canonical.piece, now.canonical.piece
+    found = new.prepared
+    if found is not None and found[0]() is old:
+        return found[1]
+    old_ends, new_ends = was.ends, now.ends
+    prepared: list = []
+    at = 0  # where the op's text stands in the new canonical text
+    for op in _piece_changes(old, new):
+        if type(op) is str:
+            if "\x00" in op:
+                prepared.append((op, _KEY_MARK.split(op), bisect_right(new_ends, at)))
+            else:
+                prepared.append((op, None, 0))
+            at += utf16_length(op)
+        else:
+            start, end = op[0], op[0] + op[1]
+            prepared.append((None, (start, bisect_right(old_ends, start)), (end, bisect_right(old_ends, end))))
+            at += op[1]
+    new.prepared = (weakref.ref(old), prepared)
+    return prepared
 
 
 def applied(old_text: str, ops: list) -> str:

@@ -257,11 +257,12 @@ def deferred(function):
         calls = _recording.get()
         if calls is None:
             return function(*args, **kwargs)
-        calls.append((function, args, kwargs))
         # Most calls are a template's gettext of a plain message: keyed here at once, by the
         # message alone (`call_keys` then builds and hashes no tuple for them).
-        calls.keys.append(_plain_key(function, args[0], args[1]) if not kwargs and len(args) == 2
-                          and type(args[1]) is str and type(args[0]) is Context else None)
+        key = (_plain_key(function, args[0], args[1]) if not kwargs and len(args) == 2
+               and type(args[1]) is str and type(args[0]) is Context else None)
+        calls.append((function, args, kwargs))
+        calls.keys.append(key)
         return Markup(f"{_SAID}{len(calls) - 1}\x00")
     return kept_or_called
 

@@ -86,6 +86,11 @@ PROBE = """
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) if (entry.name === "first-contentful-paint") ft.fcp = entry.startTime;
   }).observe({type: "paint", buffered: true});
+  // Main-thread tasks over 50 ms (for --trace): [start, duration], on the page's clock.
+  ft.long = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) ft.long.push([performance.timeOrigin + e.startTime, e.duration]);
+  }).observe({type: "longtask"});
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       if (e.interactionId) ft.events.push([e.interactionId, e.duration, e.name]);
@@ -296,8 +301,21 @@ def measure_taps(browser, port: int, cpu: float, network: dict, game: str, phone
                     print(f"      phone {i}{' (tapped)' if i == tapper else ''}: "
                           + ", ".join(f"{name.replace('htmx:', '')} {at - tapped:.0f}" for name, at, _ in steps)
                           + f", in page {shown[1] - tapped:.0f}, painted {shown[2] - tapped:.0f}")
+                    # The tap's request as the network saw it, and the main thread's long tasks.
+                    sent = p.evaluate("""(t) => performance.getEntriesByType("resource")
+                      .filter((r) => r.name.includes("/act") && performance.timeOrigin + r.startTime >= t - 1)
+                      .map((r) => [r.startTime, r.responseStart, r.responseEnd].map((x) => performance.timeOrigin + x))""",
+                                      tapped)
+                    long = p.evaluate("(t) => __ft.long.filter(([at]) => at >= t - 100)", tapped)
+                    if sent:
+                        start, first_byte, end = sent[0]
+                        print(f"        request: sent {start - tapped:.0f}, first byte {first_byte - tapped:.0f}, "
+                              f"last byte {end - tapped:.0f}")
+                    if long:
+                        print("        long tasks (start, ms): "
+                              + ", ".join(f"{at - tapped:.0f} ({took:.0f})" for at, took in long))
                 for p in pages:
-                    p.evaluate("() => { __ft.trace.length = 0; }")
+                    p.evaluate("() => { __ft.trace.length = 0; __ft.long.length = 0; performance.clearResourceTimings(); }")
             for i, p in enumerate(pages):
                 painted = p.evaluate("(v) => __ft.shown.find(([version]) => version >= v)[2]", target)
                 (own if i == tapper else other).append(painted - tapped)

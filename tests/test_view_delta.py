@@ -115,3 +115,27 @@ def test_a_part_keeps_no_earlier_version_of_itself_alive():
     del parts[:-1]
     gc.collect()
     assert first() is None
+
+
+def test_a_changed_text_whose_words_are_none_in_a_language_sends_nothing_for_it():
+    """A part said from a recording (shared_parts.Spoken): where its change is new text
+    made of marks alone and this language says nothing for them, the change sends no empty
+    text, and the copies around it join as one."""
+    from companion.web import shared_parts, view_delta
+
+    def said(canonical_text, words):
+        texts, keys = canonical_text.split("\x00")[0::2], canonical_text.split("\x00")[1::2]
+        marks = [f"\x00{key}\x00" for key in keys]
+        canonical = shared_parts.Canonical(shared_parts.Piece(canonical_text), "here",
+                                           shared_parts.layout_of(texts, marks))
+        spoken = shared_parts.Spoken("de", canonical, words, check=True)
+        return shared_parts.Piece.said(spoken)
+
+    old = said("\x001\x00<div>x</div><p>y</p>", ["A"])
+    new = said("\x002\x00<div>x</div><p>y</p>", [""])
+    ops = view_delta._piece_changes(old, new)
+    assert ops == [[1, len("<div>x</div><p>y</p>")]]
+    assert view_delta.applied(old.text(), ops) == new.text() == "<div>x</div><p>y</p>"
+    # and where the words are there, they are sent
+    newer = said("\x003\x00<div>x</div><p>y</p>", ["Bé"])
+    assert view_delta._piece_changes(old, newer) == ["Bé", [1, len("<div>x</div><p>y</p>")]]

@@ -423,7 +423,9 @@ def call_keys(calls: list) -> list:
             return _CONTEXT_KEYS[value.eval_ctx.autoescape]
         raise _Unkeyed
 
-    known = getattr(calls, "keys", None) or [None] * len(calls)
+    known = getattr(calls, "keys", None)
+    if known is None or len(known) != len(calls):
+        known = [None] * len(calls)  # (keyed here, all of them)
     for (function, args, kwargs), number in zip(calls, known):
         if number is not None:  # (keyed as it was recorded)
             keys.append(number)

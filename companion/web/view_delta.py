@@ -165,12 +165,13 @@ def _spoken_changes(old: Piece, new: Piece) -> list:
             end += shifts[end_marks - 1] if end_marks else 0
             if end > start:
                 _append(ops, [start, end - start])
-        elif first is None:
-            _append(ops, text)  # (no word in it)
-        else:  # text, a mark, text, ...: this language's words in the marks
-            pieces = first.copy()
-            pieces[1::2] = words[last:last + len(pieces) // 2]
-            _append(ops, "".join(pieces))
+        else:
+            if first is not None:  # text, a mark, text, ...: this language's words in the marks
+                pieces = first.copy()
+                pieces[1::2] = words[last:last + len(pieces) // 2]
+                text = "".join(pieces)
+            if text:  # (marks alone whose words here are none: nothing to send)
+                _append(ops, text)
     if now.check:
         assert applied(old.text(), ops) == new.text(), "a part's change in its language is wrong"
     return ops

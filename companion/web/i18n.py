@@ -278,17 +278,18 @@ class _Calls(list):
 
 
 def _plain_key(function, context, message: str):
-    """The key `call_keys` gives a template's gettext call of a plain message, or None."""
-    by_message = _plain_keys.get((function, context.eval_ctx.autoescape))
-    if by_message is None:
-        by_message = _plain_keys[(function, context.eval_ctx.autoescape)] = {}
+    """The key of a template's gettext call of a plain message, by the message alone (all
+    such a call reads of its context is whether it escapes), or None for a message holding
+    a mark (keyed by the call it stands for, in `call_keys`)."""
+    autoescape = context.eval_ctx.autoescape
+    by_message = _plain_keys.setdefault((function, autoescape), {})
     number = by_message.get(message)
     if number is None:
         if _SAID in message:
-            return None  # (a mark: keyed by the call it stands for, in `call_keys`)
+            return None
         if len(by_message) > 4 * KEPT_CALLS:
             by_message.clear()
-        number = by_message[message] = _number_of((function, (_CONTEXT_KEYS[context.eval_ctx.autoescape], message)))
+        number = by_message[message] = _number_of((function, (_CONTEXT_KEYS[autoescape], message)))
     return number
 
 
@@ -430,13 +431,15 @@ def call_keys(calls: list) -> list:
         if number is not None:  # (keyed as it was recorded)
             keys.append(number)
             continue
+        if not kwargs and len(args) == 2 and type(args[0]) is Context and type(args[1]) is str \
+                and _SAID not in args[1]:
+            # (a template's gettext of a plain message, kept without its key: the key value_key gives)
+            keys.append(_plain_key(function, args[0], args[1]))
+            continue
         try:
             if kwargs:
                 key = (function, tuple(map(value_key, args)),
                        tuple((name, value_key(value)) for name, value in kwargs.items()))
-            elif len(args) == 2 and type(args[0]) is Context and type(args[1]) is str and _SAID not in args[1]:
-                # (most calls, a template's gettext of a plain message: the key value_key gives)
-                key = (function, (_CONTEXT_KEYS[args[0].eval_ctx.autoescape], args[1]))
             else:
                 key = (function, tuple(map(value_key, args)))
         except _Unkeyed:

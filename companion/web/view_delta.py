@@ -87,15 +87,16 @@ def _cut(text: str) -> tuple[Cut, list[str]]:
     return Cut(text, segments), segments
 
 
-def _remembered_change(old, new, work) -> list:
+def _remembered_change(old, new, work, kept_in: str = "changes") -> list:
     """`work()`, the change of `new` (a Cut or a Piece) from `old`, worked out once for
-    every stream here that sent `old` and sends `new`. `old` is known by a weak reference:
-    a strong one would keep every earlier version alive, each holding the one before it."""
-    found = new.changes
+    every stream here that sent `old` and sends `new` (kept in `new`'s `kept_in`). `old` is
+    known by a weak reference: a strong one would keep every earlier version alive, each
+    holding the one before it."""
+    found = getattr(new, kept_in)
     if found is not None and found[0]() is old:
         return found[1]
     ops = work()
-    new.changes = (weakref.ref(old), ops)
+    setattr(new, kept_in, (weakref.ref(old), ops))
     return ops
 
 
@@ -183,25 +184,24 @@ def _canonical_changes(was: Spoken, now: Spoken) -> list:
     it holds marks, (text, its pieces split at them, the number of marks before it). The ends
     of a copy are where segments start, which no mark holds ("<" is not in one)."""
     old, new = was.canonical.piece, now.canonical.piece
-    found = new.prepared
-    if found is not None and found[0]() is old:
-        return found[1]
-    old_ends, new_ends = was.ends, now.ends
-    prepared: list = []
-    at = 0  # where the op's text stands in the new canonical text
-    for op in _piece_changes(old, new):
-        if type(op) is str:
-            if "\x00" in op:
-                prepared.append((op, _KEY_MARK.split(op), bisect_right(new_ends, at)))
+
+    def work():
+        old_ends, new_ends = was.ends, now.ends
+        prepared: list = []
+        at = 0  # where the op's text stands in the new canonical text
+        for op in _piece_changes(old, new):
+            if type(op) is str:
+                if "\x00" in op:
+                    prepared.append((op, _KEY_MARK.split(op), bisect_right(new_ends, at)))
+                else:
+                    prepared.append((op, None, 0))
+                at += utf16_length(op)
             else:
-                prepared.append((op, None, 0))
-            at += utf16_length(op)
-        else:
-            start, end = op[0], op[0] + op[1]
-            prepared.append((None, (start, bisect_right(old_ends, start)), (end, bisect_right(old_ends, end))))
-            at += op[1]
-    new.prepared = (weakref.ref(old), prepared)
-    return prepared
+                start, end = op[0], op[0] + op[1]
+                prepared.append((None, (start, bisect_right(old_ends, start)), (end, bisect_right(old_ends, end))))
+                at += op[1]
+        return prepared
+    return _remembered_change(old, new, work, kept_in="prepared")
 
 
 def applied(old_text: str, ops: list) -> str:

@@ -17,6 +17,11 @@ time is the app's own (and the few microseconds of decompressing what the stream
 the objects per move that only the cycle collector would have freed (reference cycles),
 by kind: on a server their collection costs CPU in every worker.
 
+`--timed` gives, for one run of each of `--languages` and `--against`, the CPU time per
+move spent in the steps a table in several languages adds or changes (recording a part for
+every language, saying it in each, each language's change, writing and reading rows),
+each timed where it is called from outside the others (`time.process_time`).
+
 `--profile FILE` writes a cProfile of the last run's moves (read it with
 `python -m pstats FILE`); py-spy gives the same picture from outside:
 `py-spy record -o move.svg -- .venv/bin/python bench/move_cpu.py`.
@@ -162,6 +167,60 @@ def one_run(moves: int, profile: str | None, garbage: list | None = None,
     return spent / moves * 1000
 
 
+# (owner, function) timed by --timed: the steps of a shared part's life, by name.
+TIMED = [("companion.web.shared_parts:PartRenderer", "_render", "a part rendered (alone, or within a recording)"),
+         ("companion.web.i18n", "recorded", "a part recorded for every language"),
+         ("companion.web.shared_parts:Recorded", "__init__", "its keys and canonical text"),
+         ("companion.web.shared_parts:Recorded", "spoken_in", "said in one language"),
+         ("companion.web.view_delta", "_text_changes", "a text's change (English, or the canonical once)"),
+         ("companion.web.view_delta", "_spoken_changes", "one language's change (the canonical's, above, within it)"),
+         ("companion.web.shared_parts:PartRenderer", "share", "rows written"),
+         ("companion.web.shared_parts:PartRenderer", "_look_up_stored", "rows read"),
+         ("companion.web.shared_parts:Spoken", "from_store", "a row of several languages parsed")]
+
+
+def timed_run(moves: int, languages: list[str], processes: int) -> tuple[float, dict]:
+    """One run with each TIMED step wrapped: (ms per move in all, {step: ms per move})."""
+    import functools
+    import importlib
+
+    spent: dict = collections.Counter()
+    undo = []
+    for where, name, label in TIMED:
+        module, _, cls = where.partition(":")
+        owner = importlib.import_module(module)
+        owner = getattr(owner, cls) if cls else owner
+        original = owner.__dict__[name]
+        function = original.__func__ if isinstance(original, classmethod) else original
+        inside = [0]
+
+        def wrapper(*args, _function=function, _label=label, _inside=inside, **kwargs):
+            if _inside[0]:  # (called from itself: counted once, from outside)
+                return _function(*args, **kwargs)
+            _inside[0] += 1
+            started = time.process_time()
+            try:
+                return _function(*args, **kwargs)
+            finally:
+                spent[_label] += time.process_time() - started
+                _inside[0] -= 1
+        wrapped = functools.wraps(function)(wrapper)
+        setattr(owner, name, classmethod(wrapped) if isinstance(original, classmethod) else wrapped)
+        undo.append((owner, name, original))
+    try:
+        move, close = table_moving(languages, processes)
+        spent.clear()
+        started = time.process_time()
+        for _ in range(moves):
+            move()
+        total = time.process_time() - started
+        close()
+    finally:
+        for owner, name, original in undo:
+            setattr(owner, name, original)
+    return total / moves * 1000, {label: spent[label] / moves * 1000 for _, _, label in TIMED}
+
+
 def paired_run(moves: int, languages: list[str], against: list[str], block: int = 10,
                processes: int = 1) -> tuple[float, float]:
     """Two tables in this process, one in `languages`, one in `against`, moved in turn,
@@ -195,11 +254,20 @@ def main() -> int:
     parser.add_argument("--processes", type=int, choices=(1, 2), default=1,
                         help="2: phones 2 and 4 stream from a second app on the same database, as "
                              "from the other worker process (default 1)")
+    parser.add_argument("--timed", action="store_true",
+                        help="time the steps of a shared part's life, one run of each set of languages")
     args = parser.parse_args()
     from harness import command_line, machine_line
     print(machine_line())
     print(command_line())
     print(f"phones' languages: {' '.join(args.languages) if args.languages else 'none sent (English)'}")
+    if args.timed:
+        for languages in (args.languages or ["en"], args.against or ["en", "de", "fr"]):
+            total, steps = timed_run(args.moves, languages, args.processes)
+            print(f"{' '.join(languages)}: {total:.2f} ms of CPU per move; of it, ms per move:")
+            for label, ms in steps.items():
+                print(f"   {ms:6.3f}  {label}")
+        return 0
     if args.against:
         print(f"against a table in: {' '.join(args.against)} (moved in turn, 10 moves each)")
         ratios = []

@@ -115,7 +115,9 @@ def run(args) -> int:
                     button.scroll_into_view_if_needed()
                     pages[tapper].wait_for_timeout(300)
                     if args.profile:
-                        profiler = pages[tapper].context.new_cdp_session(pages[tapper])
+                        # The tapping phone's, or with --profile-other the next phone's.
+                        watched = pages[(tapper + 1) % len(pages)] if args.profile_other else pages[tapper]
+                        profiler = watched.context.new_cdp_session(watched)
                         profiler.send("Profiler.enable")
                         profiler.send("Profiler.setSamplingInterval", {"interval": 200})
                         profiler.send("Profiler.start")
@@ -169,7 +171,8 @@ def run(args) -> int:
         for label, ms in sorted(top.items(), key=lambda kv: -kv[1])[:args.top]:
             print(f"  {ms:8.0f}  {label}")
     if args.profile:
-        print("\nthe tapping phone's JavaScript, sampled: self time in ms over all taps")
+        whose = "another phone's" if args.profile_other else "the tapping phone's"
+        print(f"\n{whose} JavaScript, sampled: self time in ms over all taps")
         for label, ms in sorted(profiled.items(), key=lambda kv: -kv[1])[:args.profile]:
             print(f"  {ms:8.0f}  {label}")
     return 0
@@ -195,6 +198,8 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--top", type=int, default=0)
     parser.add_argument("--profile", type=int, default=0, help="profile the tapping phone's JavaScript, print N functions")
+    parser.add_argument("--profile-other", action="store_true",
+                        help="with --profile: profile the phone after the tapping one instead (its view comes pushed)")
     parser.add_argument("--cap", type=float, default=600.0)
     args = parser.parse_args()
     print(f"Forest Table, a tap's main-thread CPU: {machine_line()}")

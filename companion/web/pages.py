@@ -19,7 +19,7 @@ from ..hubs import live_hub
 from ..db import get_db
 from ..games import GAMES, get_game
 from ..games.words import join_names, noun, plural, t
-from . import compression, following, forms, i18n, phone, shared_parts, table_reads, templating, view_delta
+from . import assets, compression, following, forms, i18n, phone, shared_parts, table_reads, templating, view_delta
 
 bp = Blueprint("pages", __name__)
 # The templates call the first three as ui.form, ui.button and ui.stepper (forms.UI).
@@ -517,6 +517,10 @@ def manifest():
         with open(f"{current_app.static_folder}/manifest.webmanifest", encoding="utf-8") as file:
             _MANIFEST = json.load(file)
     data = dict(_MANIFEST)
+    # The icons at the addresses the pages give them (made from the file's contents): a phone
+    # loads the icon once for the page and the manifest, and keeps it.
+    data["icons"] = [dict(icon, src=assets.asset_url("static", icon["src"].removeprefix("/static/")))
+                     for icon in _MANIFEST.get("icons", [])]
     data.update(name=i18n.say(t("Forest Table")), short_name=i18n.say(t("Forest Table")),
                 description=i18n.say(t("Your phone at the game table: secret picks, turns, "
                                        "countdown and scores for four forest board games.")),

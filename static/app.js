@@ -429,11 +429,13 @@ document.addEventListener("input", function (event) {
     });
     return wrote;
   }
-  // A field showing other than its default (typed, chosen, or left so by a refused answer):
-  // its element is the same text, but idiomorph must see it (to empty it once sent).
+  // A field showing other than its text says (typed, chosen, or left so by a refused answer):
+  // its element is the same text, but idiomorph must see it (to empty it once sent). A select
+  // with no option marked shows its first.
   function edited(el) {
-    return list(el.querySelectorAll("input, textarea, option")).some(function (f) {
-      return f.tagName === "OPTION" ? f.selected !== f.defaultSelected : f.checked !== f.defaultChecked || f.value !== f.defaultValue;
+    return list(el.querySelectorAll("input, textarea, select")).some(function (f) {
+      return f.tagName === "SELECT" ? f.selectedIndex !== Math.max(0, list(f.options).findIndex(function (o) { return o.defaultSelected; }))
+        : f.checked !== f.defaultChecked || f.value !== f.defaultValue;
     });
   }
   function patch(a, b, changed) {
@@ -451,12 +453,102 @@ document.addEventListener("input", function (event) {
     });
     putBackAll(a, b, kids, now);
   }
+  // A view is parsed only where its text changed. The page keeps the text of each part it
+  // shows, by key, from the view text it last swapped in whole (checked against the page's
+  // own parts). A new view's part whose text is that same text comes as an empty stand-in of
+  // its kind (`data-forest-same`), and the part on screen stays as it is. An Explorers view
+  // of 40 KB takes some 3 ms to parse at full speed (12 on a phone slowed 4x), its open parts
+  // alone under 1 (bench/parse_cost.py). Where anything does not read plainly (another shape,
+  // a part met twice, a field showing other than its text), the whole text is parsed after all.
+  var TAG = /<!--[\s\S]*?-->|<(\/?)([a-zA-Z][\w-]*)(?:"[^"]*"|'[^']*'|[^'">])*>/g;
+  var SAME = "data-forest-same";
+  var shown = null, pending = null;  // the texts of the parts on screen; the text being swapped in
+  // A view's text as its parts ({tag, start, end, open: the end of its opening tag}), or null
+  // when it is not one element whose children close as they open (the views hold no script,
+  // style or textarea; what the page makes of a text is checked after each swap).
+  function scan(html) {
+    var depth = 0, m, found = [], part;
+    TAG.lastIndex = 0;
+    while ((m = TAG.exec(html))) {
+      if (!m[2]) continue;
+      if (m[1]) {
+        if (--depth === 1) { part.end = TAG.lastIndex; found.push(part); }
+        if (depth < 1) return depth || html.slice(TAG.lastIndex).trim() ? null : found;
+        continue;
+      }
+      if (!depth && (found.length || html.slice(0, m.index).trim())) return null;
+      if (depth === 1) part = { tag: m[2].toUpperCase(), start: m.index, open: TAG.lastIndex, end: TAG.lastIndex };
+      if (!/^(area|br|col|embed|hr|img|input|link|meta|source|track|wbr)$/i.test(m[2])) depth++;
+      else if (depth === 1) found.push(part);
+    }
+    return null;
+  }
+  // The text to parse: each part with an id that the page shows as it is (its very text, met
+  // once in the view) a stand-in: the swap finds the part on screen by its id (parts without
+  // one may share their kind: "section.card"). One kept across swaps (hx-preserve) is the one
+  // on screen either way.
+  function standIns(html) {
+    var found = scan(html), out = [], at = 0;
+    var texts = found && found.map(function (p) { return html.slice(p.start, p.end); });
+    pending = { full: html, found: found, texts: texts };
+    if (shown && found) found.forEach(function (p, i) {
+      var text = texts[i];
+      if (shown.indexOf(text) < 0 || texts.indexOf(text) !== texts.lastIndexOf(text)
+          || html.slice(p.start, p.open).indexOf(' id="') < 0) return;
+      out.push(html.slice(at, p.start), html.slice(p.start, p.open - 1) + " " + SAME + "></" + p.tag + ">");
+      at = p.end;
+    });
+    if (!out.length) return html;
+    pending.stood = true;
+    return out.join("") + html.slice(at);
+  }
+  // The whole text parsed after all, in place of the one with stand-ins.
+  function whole(fragment) {
+    var parsed = document.createElement("template");
+    parsed.innerHTML = pending.full;
+    fragment.replaceChildren(parsed.content);
+  }
+  // After a view is swapped in, the text of each part it shows, if the page's parts are the
+  // text's (the same kinds, in the same order); else none. A view with stand-ins that did not
+  // come out so is fetched whole.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.target, done = pending;
+    if (target.id !== "view") return;
+    pending = null;
+    shown = null;
+    var found = done && done.found, view = target.firstElementChild;
+    var now = view && target.children.length === 1 ? view.children : [];
+    if (found && found.length === now.length && found.every(function (p, i) { return p.tag === now[i].tagName; })) {
+      shown = done.texts;
+    } else if (done && done.stood) {
+      window.htmx.trigger(target, "resync");
+    }
+  });
   window.htmx.defineExtension("view-parts", {
+    transformResponse: function (text) {
+      return typeof text === "string" ? standIns(text) : text;
+    },
     handleSwap: function (style, target, fragment) {
+      var stood = pending && pending.stood && fragment.querySelector("[" + SAME + "]");
+      function unswapped() {
+        if (stood) whole(fragment);
+        return false;
+      }
       var live = target.firstElementChild, next = fragment.firstElementChild;
       if (style !== "morph:innerHTML" || target.id !== "view" || !live || !next || target.children.length > 1
-          || fragment.children.length > 1) return false;
+          || fragment.children.length > 1) return unswapped();
       var old = parts(live), fresh = parts(next);
+      // A stand-in needs the one part on screen of its kind, showing what its text says.
+      if (stood && !fresh.every(function (part) {
+        if (!part.hasAttribute(SAME)) return true;
+        var found = old.filter(function (el) { return key(el) === key(part); });
+        return found.length === 1 && !edited(found[0]);
+      })) {
+        whole(fragment);
+        stood = false;
+        next = fragment.firstElementChild;
+        fresh = parts(next);
+      }
       // The parts are lined up from both ends; between the two, parts came or went (a
       // notice, the events card). There each new part takes the first old one left of its
       // kind (tag, id, first class), moved into its place if need be (moveBefore keeps focus), and
@@ -464,7 +556,7 @@ document.addEventListener("input", function (event) {
       var first = 0, endOld = old.length, endNew = fresh.length;
       while (first < endOld && first < endNew && key(old[first]) === key(fresh[first])) first++;
       while (endOld > first && endNew > first && key(old[endOld - 1]) === key(fresh[endNew - 1])) { endOld--; endNew--; }
-      if (live.tagName !== next.tagName || endOld + endNew - 2 * first > 8) return false;  // another shape of view
+      if (live.tagName !== next.tagName || endOld + endNew - 2 * first > 8) return unswapped();  // another shape of view
       attributes(live, next);  // the view's version, its seats, time up
       var changed = [], now = [], left = old.slice(first, endOld), at = old[first] || null;
       fresh.forEach(function (part, j) {
@@ -482,7 +574,7 @@ document.addEventListener("input", function (event) {
             return now.push(part);
           }
         }
-        patch(was, part, changed);
+        if (!part.hasAttribute(SAME)) patch(was, part, changed);
         now.push(was);
       });
       left.forEach(function (el) { el.remove(); });

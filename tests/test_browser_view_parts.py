@@ -31,6 +31,9 @@ MARK = """() => {
   // What htmx processes again after the swap (each gets htmx:load).
   window.forestLoaded = [];
   document.addEventListener('htmx:load', (event) => window.forestLoaded.push(event.target));
+  // (htmx processes what changed as the swap settles, a moment after the words are on screen)
+  window.forestSettled = 0;
+  document.addEventListener('htmx:afterSettle', () => { window.forestSettled += 1; });
   return parts.length;
 }"""
 MARKED = """() => ({
@@ -68,6 +71,7 @@ def test_a_move_leaves_what_it_did_not_change_in_place_and_writes_what_it_did(li
     expect(ana.locator("#view .view")).to_have_attribute("data-version", "2")
     expect(orbs).to_contain_text("3")
     assert orbs.inner_text() != before
+    ana.wait_for_function("() => window.forestSettled > 0")
     marked = ana.evaluate(MARKED)
     # Every part on screen is the element it was, in its order (a part may go: the events
     # card of the move before), none came back new; the panel stays open, and the number that
@@ -77,4 +81,101 @@ def test_a_move_leaves_what_it_did_not_change_in_place_and_writes_what_it_did(li
     assert marked["klethorOpen"] is True
     assert marked["orbs"] == "orbs", marked
     assert marked["processed"] > 0 and not marked["xyliaProcessed"], marked
+    watch.assert_clean()
+
+
+# What the page parses: the length of each text htmx (or app.js) turns into elements.
+COUNT_PARSES = """() => {
+  window.forestParsed = [];
+  const parse = Document.parseHTMLUnsafe;
+  Document.parseHTMLUnsafe = function (html) { window.forestParsed.push(String(html).length); return parse.apply(this, arguments); };
+  const inner = Object.getOwnPropertyDescriptor(Element.prototype, 'innerHTML');
+  Object.defineProperty(HTMLTemplateElement.prototype, 'innerHTML', {
+    configurable: true, get: inner.get,
+    set(html) { window.forestParsed.push(String(html).length); inner.set.call(this, html); }});
+}"""
+# Each part on screen against the same part of this phone's view fetched afresh, written
+# the same way (what app.js adds for focus, htmx's passing classes and the running clock,
+# which the page counts on by itself, left out).
+AS_FRESH = """async () => {
+  const url = document.getElementById('live').getAttribute('data-view-url');
+  const text = await (await fetch(url, {headers: {'HX-Request': 'true'}})).text();
+  const fresh = {content: new DOMParser().parseFromString(text, 'text/html')};  // (not counted)
+  const written = (el) => {
+    const copy = el.cloneNode(true);
+    [copy, ...copy.querySelectorAll('*')].forEach((e) => {
+      e.removeAttribute('tabindex');
+      e.removeAttribute('data-elapsed');
+      e.removeAttribute('data-remaining');
+      if (e.matches('.elapsed-time, .cd-time')) e.textContent = '';
+      e.classList.forEach((c) => c.startsWith('htmx-') && e.classList.remove(c));
+      if (e.getAttribute('class') === '') e.removeAttribute('class');
+    });
+    return copy.outerHTML;
+  };
+  const mine = Array.from(document.querySelector('#view .view').children).map(written);
+  const theirs = Array.from(fresh.content.querySelector('.view').children).map(written);
+  return {same: mine.length === theirs.length && mine.every((m, i) => m === theirs[i]),
+          differ: mine.map((m, i) => { if (m === theirs[i]) return null; const t = theirs[i] || ''; let k = 0; while (m[k] === t[k]) k++; return [m.slice(Math.max(0, k - 60), k + 80), t.slice(Math.max(0, k - 60), k + 80)]; }).filter(Boolean),
+          standIns: document.querySelectorAll('#view [data-forest-same]').length,
+          length: text.length};
+}"""
+
+
+def test_a_pushed_view_is_parsed_only_where_it_changed_and_shows_what_a_fresh_one_shows(live_server, phones):
+    ana, ben = both = phones(2)
+    table = api(ana, live_server, "POST", "/api/tables", {
+        "game": "explorers-of-the-woodlands", "players": ["Ana", "Ben"],
+        "options": {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"}})
+    code = table["code"]
+    api(ana, live_server, "POST", f"/api/tables/{code}/seats/0")
+    api(ben, live_server, "POST", f"/api/tables/{code}/seats/1")
+    for page in both:
+        page.goto(f"{live_server}/t/{code}")
+        expect(page.locator("#view .view")).to_have_attribute("data-version", "0")
+    watch = Watch(ana)
+    ana.evaluate(COUNT_PARSES)
+    # Moves of every kind: the main card, a Hero's panel (closed on this phone), the numbers.
+    moves = [("place_tile", {"kind": "growth", "hero": "xylia"}), ("set_orbs", {"hero": "klethor", "orbs": 3}),
+             ("place_tile", {"kind": "growth", "hero": "klethor"}), ("set_orbs", {"hero": "xylia", "orbs": 2})]
+    shares = []
+    for version, (action, params) in enumerate(moves, start=1):
+        ana.evaluate("() => { window.forestParsed.length = 0; }")
+        act(ben, live_server, code, action, params)
+        expect(ana.locator("#view .view")).to_have_attribute("data-version", str(version))
+        parsed = ana.evaluate("() => window.forestParsed.slice()")
+        found = ana.evaluate(AS_FRESH)
+        assert found["same"] and found["standIns"] == 0, (action, found)
+        # Parsed once (htmx's wrapper aside), and after the first pushed view (parsed whole:
+        # the page as loaded is not that text) only where it changed: a Hero's orbs are
+        # their panel, the numbers and the bottom bar, not the other panels.
+        assert len(parsed) == 1 and parsed[0] < found["length"] + 100, (action, parsed, found["length"])
+        if version > 1 and action == "set_orbs":
+            shares.append(parsed[0] / found["length"])
+    expect(ana.locator("#ex-hero-klethor .orb-row")).to_contain_text("3")
+    assert len(shares) == 2 and max(shares) < 0.75 and min(shares) < 0.5, shares
+
+    # A part on screen that is not what its text says (here: gone) is not stood in for: the
+    # view is parsed whole and comes out as a fresh one.
+    ana.evaluate("() => document.getElementById('ex-forest').remove()")
+    act(ben, live_server, code, "set_orbs", {"hero": "klethor", "orbs": 1})
+    expect(ana.locator("#view .view")).to_have_attribute("data-version", str(len(moves) + 1))
+    found = ana.evaluate(AS_FRESH)
+    assert found["same"], found
+
+    # The tapping phone's own answer too.
+    ana.evaluate("() => { window.forestParsed.length = 0; }")
+    before = int(ana.locator("#view .view").get_attribute("data-version"))
+    primary = ana.locator("#view form button.primary.big:not([disabled])").first
+    if not primary.count():
+        primary = ben.locator("#view form button.primary.big:not([disabled])").first
+        tapper = ben
+    else:
+        tapper = ana
+    tapper.evaluate(COUNT_PARSES) if tapper is ben else None
+    primary.click()
+    for page in both:
+        expect(page.locator("#view .view")).to_have_attribute("data-version", str(before + 1))
+        found = page.evaluate(AS_FRESH)
+        assert found["same"], found
     watch.assert_clean()

@@ -172,6 +172,12 @@ class Traffic:
         return out
 
 
+def wifi(latency: float = 40.0, down: float = 20.0, up: float = 10.0) -> dict:
+    """`Network.emulateNetworkConditions` for a Wi-Fi-like network: ms of latency, Mbit/s."""
+    return {"offline": False, "latency": latency, "connectionType": "wifi",
+            "downloadThroughput": down * 1e6 / 8, "uploadThroughput": up * 1e6 / 8}
+
+
 def slowed_page(context, cpu: float, network: dict):
     page = context.new_page()
     cdp = context.new_cdp_session(page)
@@ -397,8 +403,7 @@ def main() -> int:
     parser.add_argument("--trace", action="store_true", help="print each tap's htmx events on every phone")
     parser.add_argument("--cap", type=float, default=900.0)
     args = parser.parse_args()
-    network = {"offline": False, "latency": args.latency, "connectionType": "wifi",
-               "downloadThroughput": args.down * 1e6 / 8, "uploadThroughput": args.up * 1e6 / 8}
+    network = wifi(args.latency, args.down, args.up)
     print(f"Forest Table on a phone: {machine_line()}")
     print(f"command: {command_line()}")
     print(f"start: {time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime())} UTC; Chromium CPU slowed {args.cpu:g}x, "

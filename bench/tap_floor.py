@@ -33,7 +33,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from harness import command_line, free_port, machine_line, percentile
-from phone import CHROMIUM, CHROMIUM_ARGS, GOALS, PHONE, PROBE, slowed_page
+from phone import CHROMIUM, CHROMIUM_ARGS, GOALS, PHONE, PROBE, slowed_page, wifi
 
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -184,8 +184,7 @@ def main() -> int:
     parser.add_argument("--up", type=float, default=10.0)
     parser.add_argument("--think", type=float, default=1.0)
     args = parser.parse_args()
-    network = {"offline": False, "latency": args.latency, "connectionType": "wifi",
-               "downloadThroughput": args.down * 1e6 / 8, "uploadThroughput": args.up * 1e6 / 8}
+    network = wifi(args.latency, args.down, args.up)
     print(f"The floor under a tap: {machine_line()}")
     print(f"command: {command_line()}")
     floor = Floor(args.pad, args.patch)

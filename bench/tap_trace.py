@@ -25,7 +25,7 @@ import time
 from collections import defaultdict
 
 from harness import BenchError, Deadline, Server, command_line, machine_line
-from phone import CHROMIUM, CHROMIUM_ARGS, GAMES, PHONE, PRIMARY, PROBE, new_table, slowed_page, take_seat, wait_usable
+from phone import CHROMIUM, CHROMIUM_ARGS, GAMES, PHONE, PRIMARY, PROBE, new_table, slowed_page, take_seat, wait_usable, wifi
 
 CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink", "v8"]
 KINDS = {
@@ -78,8 +78,7 @@ def summarise(events, key, top: dict | None = None) -> dict:
 def run(args) -> int:
     from playwright.sync_api import sync_playwright
 
-    network = {"offline": False, "latency": 40.0, "connectionType": "wifi",
-               "downloadThroughput": 20e6 / 8, "uploadThroughput": 10e6 / 8}
+    network = wifi()
     deadline = Deadline(args.cap)
     server = Server(kind="gunicorn", workers=1, port=args.port)
     per_tap = {"own": [], "other": []}

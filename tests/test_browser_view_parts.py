@@ -22,6 +22,20 @@ def act(page, base, code, action, params):
                {"action": action, "params": params, "version": table["version"]})
 
 
+def seated_at_explorers(live_server, ana, ben):
+    """A new Explorers table, Ana on Xylia and Ben on Klethor, open on both phones."""
+    table = api(ana, live_server, "POST", "/api/tables", {
+        "game": "explorers-of-the-woodlands", "players": ["Ana", "Ben"],
+        "options": {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"}})
+    code = table["code"]
+    api(ana, live_server, "POST", f"/api/tables/{code}/seats/0")
+    api(ben, live_server, "POST", f"/api/tables/{code}/seats/1")
+    for page in (ana, ben):
+        page.goto(f"{live_server}/t/{code}")
+        expect(page.locator("#view .view")).to_have_attribute("data-version", "0")
+    return code
+
+
 # Each part at the view's top and the Orbs number in Klethor's panel, marked on the element
 # itself: a mark survives only on an element that was not replaced.
 MARK = """() => {
@@ -47,16 +61,8 @@ MARKED = """() => ({
 
 
 def test_a_move_leaves_what_it_did_not_change_in_place_and_writes_what_it_did(live_server, phones):
-    ana, ben = both = phones(2)
-    table = api(ana, live_server, "POST", "/api/tables", {
-        "game": "explorers-of-the-woodlands", "players": ["Ana", "Ben"],
-        "options": {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"}})
-    code = table["code"]
-    api(ana, live_server, "POST", f"/api/tables/{code}/seats/0")
-    api(ben, live_server, "POST", f"/api/tables/{code}/seats/1")
-    for page in both:
-        page.goto(f"{live_server}/t/{code}")
-        expect(page.locator("#view .view")).to_have_attribute("data-version", "0")
+    ana, ben = phones(2)
+    code = seated_at_explorers(live_server, ana, ben)
     watch = Watch(ana)
     # One update first: the page as loaded and the views after it are the same text then.
     act(ben, live_server, code, "place_tile", {"kind": "growth", "hero": "xylia"})
@@ -124,15 +130,7 @@ AS_FRESH = """async () => {
 
 def test_a_pushed_view_is_parsed_only_where_it_changed_and_shows_what_a_fresh_one_shows(live_server, phones):
     ana, ben = both = phones(2)
-    table = api(ana, live_server, "POST", "/api/tables", {
-        "game": "explorers-of-the-woodlands", "players": ["Ana", "Ben"],
-        "options": {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"}})
-    code = table["code"]
-    api(ana, live_server, "POST", f"/api/tables/{code}/seats/0")
-    api(ben, live_server, "POST", f"/api/tables/{code}/seats/1")
-    for page in both:
-        page.goto(f"{live_server}/t/{code}")
-        expect(page.locator("#view .view")).to_have_attribute("data-version", "0")
+    code = seated_at_explorers(live_server, ana, ben)
     watch = Watch(ana)
     ana.evaluate(COUNT_PARSES)
     # Moves of every kind: the main card, a Hero's panel (closed on this phone), the numbers.

@@ -454,9 +454,9 @@ document.addEventListener("input", function (event) {
     putBackAll(a, b, kids, now);
   }
   // A view is parsed only where its text changed. The page keeps the text of each part it
-  // shows, by key, from the view text it last swapped in whole (checked against the page's
-  // own parts). A new view's part whose text is that same text comes as an empty stand-in of
-  // its kind (`data-forest-same`), and the part on screen stays as it is. An Explorers view
+  // shows, from the view text it last swapped in (checked against the page's own parts). A
+  // new view's part whose text is that same text comes as an empty stand-in of its kind
+  // (`data-forest-same`), and the part on screen stays as it is. An Explorers view
   // of 40 KB takes some 3 ms to parse at full speed (12 on a phone slowed 4x), its open parts
   // alone under 1 (bench/parse_cost.py). Where anything does not read plainly (another shape,
   // a part met twice, a field showing other than its text), the whole text is parsed after all.

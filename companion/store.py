@@ -302,13 +302,25 @@ def _put_part(dialect):
         set_={name: insert.excluded[name] for name in ("stamp", "deflated", "crc", "size")})
 
 
-def put_shared_parts(conn, table_id: int, stamp: str, parts: list[tuple[str, bytes, int, int]]) -> None:
+@statement
+def _drop_stale_part(dialect):
+    return sa.delete(shared_part).where(shared_part.c.table_id == _p("table_id"),
+                                        shared_part.c.part == _p("part"),
+                                        shared_part.c.stamp != _p("stamp"))
+
+
+def put_shared_parts(conn, table_id: int, stamp: str, parts: list[tuple[str, bytes, int, int]],
+                     stale: list[str] = ()) -> None:
     """Keep a table's newly rendered shared parts, (part, deflated, crc, size) each, for the
-    other processes: each replaces the table's older render of that part."""
+    other processes: each replaces the table's older render of that part. The `stale` parts
+    (other names for parts written now) go, unless another process kept them at `stamp`."""
     with Transaction(conn):
         _put_part.run_many(conn, [
             {"table_id": table_id, "part": part, "stamp": stamp, "deflated": deflated, "crc": crc,
              "size": size} for part, deflated, crc, size in parts])
+        if stale:
+            _drop_stale_part.run_many(conn, [{"table_id": table_id, "part": part, "stamp": stamp}
+                                             for part in stale])
 
 
 @statement

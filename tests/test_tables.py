@@ -311,3 +311,18 @@ def test_a_long_run_of_table_lines_does_not_hide_the_last_move_from_the_button(c
         tables.free_seat(conn, code, host, 1)
     plan = tables.undo_preview(conn, tables.load(conn, code), [0])
     assert plan.label == "Ana added 2."
+
+
+def test_kept_parts_named_stale_go_unless_kept_again_at_the_newest_stamp(conn):
+    table = tables.load(conn, new_table(conn)[0])
+    blob = (b"\x00", 0, 1)
+    store.put_shared_parts(conn, table.id, "s|0", [("a|seated|en", *blob), ("a|seated|de*p.1", *blob),
+                                                  ("b|seated|en", *blob)])
+    store.put_shared_parts(conn, table.id, "s|1", [("a|seated|fr*q.2", *blob)])  # another process
+    store.put_shared_parts(conn, table.id, "s|1", [("a|seated|de,en,fr*p.1", *blob)],
+                           stale=["a|seated|en", "a|seated|de*p.1", "a|seated|fr*q.2"])
+    kept = run_text(conn, "SELECT part, stamp FROM shared_part WHERE table_id = :t ORDER BY part",
+                    {"t": table.id}).fetchall()
+    # the row the other process kept at this stamp stays, as does the part not written now
+    assert [tuple(row) for row in kept] == [("a|seated|de,en,fr*p.1", "s|1"), ("a|seated|fr*q.2", "s|1"),
+                                            ("b|seated|en", "s|0")]

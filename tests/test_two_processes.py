@@ -409,3 +409,46 @@ def test_rows_named_as_an_older_release_or_otherwise_are_passed_over(tmp_path):
     assert 'data-version="1"' in shown and re.search(r"<b>17</b><span>Draw pile", shown)
     assert tap_set_draw_pile(in_second, code, 12).status_code == 200
     assert re.search(r"<b>12</b><span>Draw pile", view(phones[2], code))
+
+
+def table_rows(app, code):
+    """(name, version) of every row of parts kept for the table."""
+    conn = store.connect(app.config["DATABASE"])
+    try:
+        rows = run_text(conn, "SELECT part, stamp FROM shared_part JOIN game_table ON game_table.id = table_id"
+                              " WHERE code = :code", {"code": code}).fetchall()
+    finally:
+        conn.close()
+    return sorted((name, int(stamp.split("|")[1])) for name, stamp in rows)
+
+
+def test_a_parts_rows_under_older_names_go_once_a_newer_row_says_every_language(tmp_path):
+    """Before the table is known to be read in three languages each process keeps the parts
+    it said under names of their own (English, German; French in the other). Once a version's
+    row names all three, those rows are read by no phone again: they go, and each part keeps
+    one row. The languages they named are not lost with them: at the versions after, the
+    process that renders still says French for the other, which renders nothing."""
+    first, second = two_processes(tmp_path)
+    code, phones = seated(first)
+    phones[0].set_cookie(i18n.COOKIE, "en")
+    phones[1].set_cookie(i18n.COOKIE, "de")
+    french = same_phone_in(second, phones[2])
+    french.set_cookie(i18n.COOKIE, "fr")
+    view(phones[0], code)
+    view(phones[1], code)
+    view(french, code)
+    parts = {name.split("|")[0] for name, _ in table_rows(first, code)}
+    assert len(table_rows(first, code)) > len(parts)  # several names for a part at version 0
+    second_cache = shared_parts.cache_of(second)
+    for count, version in ((17, 1), (12, 2), (9, 3)):
+        renders = second_cache.renders
+        assert tap_set_draw_pile(phones[0], code, count).status_code == 200
+        shown = view(french, code)
+        assert second_cache.renders == renders  # French was said for it, from the row's name
+        assert i18n.language("fr").gettext("The table at a glance") in shown
+        rows = table_rows(first, code)
+        assert len(rows) == len(parts) and {name.split("|")[0] for name, _ in rows} == parts
+        assert all(at == version and name.split("|")[2].startswith("de,en,fr*") for name, at in rows)
+        in_first = same_phone_in(first, phones[2])
+        in_first.set_cookie(i18n.COOKIE, "fr")
+        assert normalise(shown) == normalise(view(in_first, code))

@@ -604,6 +604,7 @@ class PartRenderer:
         self.language = i18n.current()
         self.stamp = (table.created_at, table.version, table.seat_stamp, root)
         self._looked_up = False  # whether the database was asked for this stamp's parts yet
+        self._older: list[str] = []  # the names of this kind's rows kept at another stamp
         self._rendered: list = []  # (name, language, piece) rendered here, for share()
         self._noted = False  # whether this view's language was noted as asked at this version
 
@@ -684,6 +685,7 @@ class PartRenderer:
             named, version = _named(stored, kind), _version_of(stamp)
             if named is not None and version is not None:
                 cache.note_languages(self.table.id, self.seated, named[2], version)
+                self._older.append(stored)
         for stored, deflated, crc, size in found:
             named = _named(stored, kind)
             if named is None:
@@ -775,8 +777,17 @@ class PartRenderer:
         for (name, _), spoken in said.items():
             described, *row = Spoken.to_store(spoken)
             rows.append((self._stored_name(name, described), *row))
+        # A part's rows at an older stamp under other names (another set of languages, or
+        # another process's) are read by no phone again, yet every look-up reads their names
+        # and every page of them: they go, once the languages their names say were noted here
+        # (this view's rows name every language the table is read in now).
+        names = {stored for stored, *_ in rows}
+        written = {stored.rsplit("|", 1)[0] for stored in names}
+        stale = [stored for stored in self._older
+                 if stored not in names and stored.rsplit("|", 1)[0] in written]
+        self._older = [stored for stored in self._older if stored not in stale]
         try:
-            store.put_shared_parts(get_db(), self.table.id, _stamp_text(self.stamp), rows)
+            store.put_shared_parts(get_db(), self.table.id, _stamp_text(self.stamp), rows, stale)
         except Exception:  # noqa: BLE001 (the answer goes out whatever the database said)
             self.app.logger.warning("keeping the shared parts of table %s failed", self.table.code,
                                     exc_info=True)

@@ -263,8 +263,22 @@ def deferred(function):
                and type(args[1]) is str and type(args[0]) is Context else None)
         calls.append((function, args, kwargs))
         calls.keys.append(key)
-        return Markup(f"{_SAID}{len(calls) - 1}\x00")
+        return _mark(len(calls) - 1)
     return kept_or_called
+
+
+def _mark(number: int) -> Markup:
+    """The mark of a recording's call `number`, made once per process: a part holds a
+    hundred of them and makes them again at every version."""
+    try:
+        return _MARKS[number]
+    except IndexError:
+        with _lock:  # (threads extending it at once would put marks out of their places)
+            _MARKS.extend([Markup(f"{_SAID}{index}\x00") for index in range(len(_MARKS), 2 * number + 64)])
+        return _MARKS[number]
+
+
+_MARKS: list[Markup] = []
 
 
 class _Calls(list):

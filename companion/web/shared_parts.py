@@ -63,7 +63,7 @@ class Piece:
     words: its text is the canonical text (kept compressed, one copy for every language)
     with them in its marks, and is compressed itself only when a body needs its blocks."""
 
-    __slots__ = ("_compressed", "changes", "prepared", "_size16", "spoken", "repeated", "__weakref__")
+    __slots__ = ("_compressed", "_zeros", "changes", "prepared", "_size16", "spoken", "repeated", "__weakref__")
 
     def __init__(self, html: str | None, level: int | None = None):
         # For a stream's changes (view_delta): the part's change from the version before,
@@ -73,17 +73,24 @@ class Piece:
         self.prepared = None
         self.spoken: Spoken | None = None  # how it was said from a recording, if it was
         self.repeated = False  # the same as at the version before (`again`)
-        self._compressed = None
+        self._compressed = self._zeros = None
         if html is not None:
             text = one_line(html)
             self._size16 = utf16_length(text)
             self._compressed = _compressed(text.encode(), level)
 
     @classmethod
+    def of_bytes(cls, data: bytes, size16: int, level: int | None = None) -> "Piece":
+        """A part from its text (one line) as UTF-8 and its length in UTF-16 units."""
+        piece = cls(None)
+        piece._size16, piece._compressed = size16, _compressed(data, level)
+        return piece
+
+    @classmethod
     def stored(cls, deflated: bytes, crc: int, size: int) -> "Piece":
         """A part as another process rendered and kept it (`store.shared_parts`)."""
         piece = cls(None)
-        piece._compressed = (deflated, crc, size, _crc_of_zeros(size, 0))
+        piece._compressed = (deflated, crc, size)
         return piece
 
     @classmethod
@@ -99,6 +106,7 @@ class Piece:
         change): its words and its blocks, if made, shared; its change its own."""
         piece = Piece(None)
         piece.spoken, piece._size16, piece._compressed = self.spoken, self._size16, self._compressed
+        piece._zeros = self._zeros
         piece.repeated = True
         return piece
 
@@ -114,8 +122,14 @@ class Piece:
         return self._compressed
 
     def to_store(self) -> tuple[bytes, int, int]:
-        deflated, crc, size, _ = self._blocks()
-        return deflated, crc, size
+        return self._blocks()
+
+    def zeros(self) -> int:
+        """The CRC-32 of as many zero bytes as the part holds (`crc_after`), found when first
+        asked: a part another process kept, or a canonical text, is most often never sent."""
+        if self._zeros is None:
+            self._zeros = _crc_of_zeros(self._blocks()[2], 0)
+        return self._zeros
 
     @property
     def html(self) -> Markup:
@@ -137,9 +151,8 @@ class Piece:
             self._size16 = utf16_length(self.text())
         return self._size16
 
-    def holds(self, text: str) -> bool:
-        """Whether it holds `text` (one line), by the checksum and length of its bytes."""
-        data = text.encode()
+    def holds(self, data: bytes) -> bool:
+        """Whether it holds the text (one line) whose UTF-8 is `data`, by its checksum and length."""
         blocks = self._blocks()
         return blocks[2] == len(data) and blocks[1] == zlib.crc32(data)
 
@@ -165,8 +178,8 @@ class Piece:
         """(the CRC-32 of what was sent before, whose CRC is `crc`, followed by this part;
         the part's length), without keeping its text: the CRC of a block after a prefix is
         the block's own CRC plus the prefix's CRC moved on by as many zero bytes."""
-        _, own, size, zeros = self._blocks()
-        return _crc_of_zeros(size, crc) ^ zeros ^ own, size
+        _, own, size = self._blocks()
+        return _crc_of_zeros(size, crc) ^ self.zeros() ^ own, size
 
 
 # A letter beyond the first 65,536 (most emoji): two UTF-16 units.
@@ -189,11 +202,10 @@ def one_line(html: str) -> str:
     return " ".join(filter(None, (line.strip(" \t") for line in html.split("\n"))))
 
 
-def _compressed(data: bytes, level: int | None = None) -> tuple[bytes, int, int, int]:
-    """(raw deflate blocks ending byte-aligned, CRC-32, length, CRC-32 of as many zero bytes)."""
+def _compressed(data: bytes, level: int | None = None) -> tuple[bytes, int, int]:
+    """(raw deflate blocks ending byte-aligned, CRC-32, length)."""
     deflate = zlib.compressobj(level or DEFLATE_LEVEL, zlib.DEFLATED, -zlib.MAX_WBITS)
-    return (deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH), zlib.crc32(data), len(data),
-            _crc_of_zeros(len(data), 0))
+    return deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH), zlib.crc32(data), len(data)
 
 
 _ZEROS = bytes(1 << 16)
@@ -348,7 +360,7 @@ class Canonical:
         # ((row form, languages), the row of `Spoken.to_store` said in them): the same at every version
         # while the canonical text stays, since its keys say the same words in a language
         self.row = None
-        # (checksum, length) of the recorded text it was made from and its calls' keys
+        # (hash, length) of the recorded text it was made from and its calls' keys
         # (`Recorded`), when made here from one whose every call has a key
         self.recorded_as = None
 
@@ -370,11 +382,11 @@ def utf16_lengths(texts: list[str]) -> list[int]:
     return lengths
 
 
-def layout_of(texts: list[str], marks: list[str]) -> tuple[array, array]:
+def layout_of(texts: list[str], marks: list[str], lengths: list[int] | None = None) -> tuple[array, array]:
     """A canonical text's layout (`Canonical.layout`) from the texts between its marks and
-    the marks, in order."""
+    the marks, in order (and the texts' `utf16_lengths`, if found already)."""
     sizes = array("b", map(len, marks))
-    return array(_INT, accumulate(map(add, utf16_lengths(texts), sizes))), sizes
+    return array(_INT, accumulate(map(add, lengths or utf16_lengths(texts), sizes))), sizes
 
 
 class Spoken:
@@ -428,7 +440,8 @@ class Spoken:
         languages = tuple(spoken.language for spoken in said)
         if canonical.row is not None and canonical.row[0] == (_ROW_FORM, languages):
             return canonical.row[1]
-        deflated, own, size, zeros = canonical.piece._blocks()
+        deflated, own, size = canonical.piece._blocks()
+        zeros = canonical.piece.zeros()
         ends, sizes = canonical.layout()
         header = _HEADER.pack(_ROW_FORM, len(deflated), size, canonical.piece.size16(), len(ends))
         numbers = b"".join([_int_bytes(ends), sizes.tobytes(), *(_int_bytes(spoken.shifts) for spoken in said)])
@@ -522,8 +535,9 @@ class Recorded:
         # the same canonical text, found without making it.
         recorded_as = None
         if None not in keys:
-            data = text.encode()
-            recorded_as = (zlib.crc32(data), len(data), tuple(keys))
+            # (its hash, not a checksum of its bytes: a part with one emoji is held four bytes
+            # a letter, and encoding it cost more than hashing it)
+            recorded_as = (hash(text), len(text), tuple(keys))
             if before is not None and before.recorded_as == recorded_as:
                 self.canonical = before
                 self._text = text
@@ -534,12 +548,16 @@ class Recorded:
         joined = [None] * (2 * len(marks) + 1)
         joined[0::2], joined[1::2] = texts, marks
         canonical = "".join(joined)
-        if before is not None and before.piece.holds(canonical):
+        data = canonical.encode()  # (once: for the check and the blocks alike)
+        if before is not None and before.piece.holds(data):
             # As it was at the version before (the same keys: the same words in every
             # language): that one is kept, and each language's part with it.
             self.canonical = before
         else:
-            self.canonical = Canonical(Piece(canonical, CANONICAL_LEVEL), origin(), layout_of(texts, marks))
+            lengths = utf16_lengths(texts)
+            layout = layout_of(texts, marks, lengths)
+            piece = Piece.of_bytes(data, sum(lengths) + sum(layout[1]), CANONICAL_LEVEL)
+            self.canonical = Canonical(piece, origin(), layout)
             self.canonical.recorded_as = recorded_as
 
     def _marks(self) -> tuple[list[str], list[int], list]:

@@ -159,3 +159,40 @@ def test_a_row_of_parts_said_for_several_languages_reads_back_as_they_were(app):
         shared_parts._ROW_FORM -= 1
     assert shared_parts.Spoken.from_store(other_form[0], shared_parts.Piece.stored(*other_form[1:])) == []
     assert shared_parts.Spoken.from_store("de,fr,en,es*x", row) == []  # a language more than it holds
+
+
+def test_the_cycle_collector_is_paused_only_while_a_part_is_recorded_and_said(tmp_path, monkeypatch):
+    """A table read in three languages: while its parts are recorded and said the cycle
+    collector is paused, and it runs again after, whether the saying ended well or not; if
+    something else had paused it, it stays paused."""
+    import gc
+
+    from companion.web import shared_parts
+
+    from .test_two_processes import seated, tap_set_draw_pile, two_processes, view
+    first, _ = two_processes(tmp_path)
+    code, phones = seated(first)
+    for phone, language in zip(phones, ["en", "de", "fr", "en", "de"]):
+        phone.set_cookie(i18n.COOKIE, language)
+        view(phone, code)
+    seen = []
+    said_for_all = shared_parts.PartRenderer._said_for_all
+
+    def watched(self, *args):
+        seen.append(gc.isenabled())
+        return said_for_all(self, *args)
+    monkeypatch.setattr(shared_parts.PartRenderer, "_said_for_all", watched)
+    assert tap_set_draw_pile(phones[0], code, 17).status_code == 200
+    assert seen and not any(seen) and gc.isenabled()
+
+    with pytest.raises(RuntimeError):
+        with shared_parts._collector_paused():
+            raise RuntimeError("a part that cannot be said")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with shared_parts._collector_paused():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -27,6 +27,8 @@ so its parts are rendered for it alone, with that seat in their forms.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import re
 import secrets
@@ -589,6 +591,23 @@ class Recorded:
         return Piece.said(Spoken(language, self.canonical, words, check))
 
 
+@contextlib.contextmanager
+def _collector_paused():
+    """The cycle collector paused while a part is recorded and said: a recording keeps its
+    three hundred calls (each a tuple of its own arguments) until every language is said,
+    then drops them all; a collection in between walked them and moved them to an older
+    generation, where they were walked again (at a table in three languages, twice the
+    young collections of one in English). Left as it was if something else paused it."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def cache_of(app) -> PartCache:
     cache = app.extensions.get("forest_shared_parts")
     if cache is None:
@@ -648,7 +667,6 @@ class PartRenderer:
         key = (self.table.id, name, self.seated, None)
         recorded = cache.get(key, self.stamp)
         if recorded is None:
-            self._context()  # made first: its extras may read the database, not a part's words
             made = i18n.recorded(lambda: self._render(name), strict=cache.check)
             if made is None:
                 return None
@@ -761,7 +779,9 @@ class PartRenderer:
                 made = None
                 languages = cache.languages_reading(self.table.id, self.seated, self.table.version)
                 if languages:
-                    made = self._said_for_all(name, cache, languages)
+                    self._context()  # made first: its extras may read the database, not a part's words
+                    with _collector_paused():
+                        made = self._said_for_all(name, cache, languages)
                 if made is None:
                     html = self._render(name)
                     piece = Piece(html)

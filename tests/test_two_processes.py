@@ -342,29 +342,40 @@ def test_a_part_the_same_as_at_the_version_before_is_said_and_read_once(tmp_path
 def said_rows(app, code, version):
     """The names of the rows that keep a version's parts said from one render for several
     languages."""
+    return [name for name, at in table_rows(app, code) if "*" in name and at == version]
+
+
+def table_rows(app, code):
+    """(name, version) of every row of parts kept for the table."""
     conn = store.connect(app.config["DATABASE"])
     try:
         rows = run_text(conn, "SELECT part, stamp FROM shared_part JOIN game_table ON game_table.id = table_id"
                               " WHERE code = :code", {"code": code}).fetchall()
     finally:
         conn.close()
-    return [name for name, stamp in rows if "*" in name and stamp.split("|")[1] == str(version)]
+    return sorted((name, int(stamp.split("|")[1])) for name, stamp in rows)
 
 
-def test_a_language_read_only_in_the_other_process_is_said_by_the_one_that_renders(tmp_path):
-    """The first process's phones read English and German, the second's French: once the
-    second has kept a French part, the first learns French from its row's name and says
-    each new version in all three at its one render, so the second renders nothing."""
+def english_german_and_french_in_the_other(tmp_path):
+    """Two processes at one table: the first's phones read English and German, the second's
+    French, each phone's view asked once (the second says French, taking the others' parts)."""
     first, second = two_processes(tmp_path)
     code, phones = seated(first)
     phones[0].set_cookie(i18n.COOKIE, "en")
     phones[1].set_cookie(i18n.COOKIE, "de")
     french = same_phone_in(second, phones[2])
     french.set_cookie(i18n.COOKIE, "fr")
-    view(phones[0], code)
-    view(phones[1], code)
+    for phone in (phones[0], phones[1], french):
+        view(phone, code)
+    return first, second, code, phones, french
+
+
+def test_a_language_read_only_in_the_other_process_is_said_by_the_one_that_renders(tmp_path):
+    """The first process's phones read English and German, the second's French: once the
+    second has kept a French part, the first learns French from its row's name and says
+    each new version in all three at its one render, so the second renders nothing."""
+    first, second, code, phones, french = english_german_and_french_in_the_other(tmp_path)
     second_cache = shared_parts.cache_of(second)
-    view(french, code)  # the second process says French (it took English and German)
     assert second_cache.recorded == 1 or second_cache.renders > 0
     for count, version in ((17, 1), (12, 2)):
         renders = second_cache.renders
@@ -411,32 +422,13 @@ def test_rows_named_as_an_older_release_or_otherwise_are_passed_over(tmp_path):
     assert re.search(r"<b>12</b><span>Draw pile", view(phones[2], code))
 
 
-def table_rows(app, code):
-    """(name, version) of every row of parts kept for the table."""
-    conn = store.connect(app.config["DATABASE"])
-    try:
-        rows = run_text(conn, "SELECT part, stamp FROM shared_part JOIN game_table ON game_table.id = table_id"
-                              " WHERE code = :code", {"code": code}).fetchall()
-    finally:
-        conn.close()
-    return sorted((name, int(stamp.split("|")[1])) for name, stamp in rows)
-
-
 def test_a_parts_rows_under_older_names_go_once_a_newer_row_says_every_language(tmp_path):
     """Before the table is known to be read in three languages each process keeps the parts
     it said under names of their own (English, German; French in the other). Once a version's
     row names all three, those rows are read by no phone again: they go, and each part keeps
     one row. The languages they named are not lost with them: at the versions after, the
     process that renders still says French for the other, which renders nothing."""
-    first, second = two_processes(tmp_path)
-    code, phones = seated(first)
-    phones[0].set_cookie(i18n.COOKIE, "en")
-    phones[1].set_cookie(i18n.COOKIE, "de")
-    french = same_phone_in(second, phones[2])
-    french.set_cookie(i18n.COOKIE, "fr")
-    view(phones[0], code)
-    view(phones[1], code)
-    view(french, code)
+    first, second, code, phones, french = english_german_and_french_in_the_other(tmp_path)
     parts = {name.split("|")[0] for name, _ in table_rows(first, code)}
     assert len(table_rows(first, code)) > len(parts)  # several names for a part at version 0
     second_cache = shared_parts.cache_of(second)

@@ -442,8 +442,7 @@ class Spoken:
         languages = tuple(spoken.language for spoken in said)
         if canonical.row is not None and canonical.row[0] == (_ROW_FORM, languages):
             return canonical.row[1]
-        deflated, own, size = canonical.piece._blocks()
-        zeros = canonical.piece.zeros()
+        deflated, _, size = canonical.piece._blocks()
         ends, sizes = canonical.layout()
         header = _HEADER.pack(_ROW_FORM, len(deflated), size, canonical.piece.size16(), len(ends))
         numbers = b"".join([_int_bytes(ends), sizes.tobytes(), *(_int_bytes(spoken.shifts) for spoken in said)])
@@ -452,7 +451,7 @@ class Spoken:
         tail = numbers + words
         blocks = [stored_block(header), deflated]
         blocks.extend(stored_block(tail[at:at + 0xFFFF]) for at in range(0, len(tail), 0xFFFF))
-        crc = zlib.crc32(tail, _crc_of_zeros(size, zlib.crc32(header)) ^ zeros ^ own)  # (as crc_after)
+        crc = zlib.crc32(tail, canonical.piece.crc_after(zlib.crc32(header))[0])
         described = f"{','.join(languages)}*{canonical.origin}"
         row = described, b"".join(blocks), crc, len(header) + size + len(tail)
         canonical.row = ((_ROW_FORM, languages), row)

@@ -159,6 +159,10 @@ class Server:
         """CPU time (user and system) the server's processes have used so far."""
         return cpu_seconds(self.pids())
 
+    def system_seconds(self) -> float:
+        """Of it, the time in the kernel (system calls: the database's file, the sockets)."""
+        return cpu_seconds(self.pids(), fields=(12,))
+
     def _kill_group(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             try:
@@ -201,18 +205,18 @@ def process_tree(root: int) -> list[int]:
     return found
 
 
-def cpu_seconds(pids: list[int], reaped_of: int | None = None) -> float:
+def cpu_seconds(pids: list[int], reaped_of: int | None = None, fields: tuple = (11, 12)) -> float:
     """CPU time (user and system) the processes have used so far; with `reaped_of`, also
     that of the children the process `reaped_of` has waited for (PostgreSQL's ended
-    connections)."""
+    connections). `fields` (12,) counts the system time alone."""
     ticks = 0
     for pid in pids:
         try:
             with open(f"/proc/{pid}/stat") as handle:
-                fields = handle.read().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])
+                stat = handle.read().rsplit(")", 1)[1].split()
+            ticks += sum(int(stat[field]) for field in fields)
             if pid == reaped_of:
-                ticks += int(fields[13]) + int(fields[14])
+                ticks += sum(int(stat[field + 2]) for field in fields)
         except (OSError, IndexError, ValueError):
             pass
     return ticks / os.sysconf("SC_CLK_TCK")

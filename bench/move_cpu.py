@@ -90,10 +90,13 @@ def seated_table(app, languages: list[str] | None = None):
     return code, phones
 
 
-def table_moving(languages: list[str] | None = None, processes: int = 1):
+def table_moving(languages: list[str] | None = None, processes: int = 1, tables: int = 1):
     """A seated table of five with four streams open, warmed up: (a move, what to close).
     With `processes` 2, phones 2 and 4 hold their streams in a second app on the same
-    database, as in another worker process: it takes what the first kept there."""
+    database, as in another worker process: it takes what the first kept there. With
+    `tables` more than one, that many such tables in the same app(s), moved in turn (each
+    move the next table's), as a club's tables are: what a process keeps of each table
+    is then as large as it is at a club of that size."""
     folder = tempfile.mkdtemp(prefix="forest-move-")
     settings = {"DATABASE": os.path.join(folder, "bench.sqlite"), "SECRET_KEY": "bench",
                 "LAN_ADDRESS": "127.0.0.1", "STREAM_KEEPALIVE_SECONDS": 3600.0,
@@ -103,8 +106,27 @@ def table_moving(languages: list[str] | None = None, processes: int = 1):
                 # A move wakes its streams directly (`notify`), no watcher needed.
                 "STREAM_POLL_SECONDS": 3600.0}
     app = create_app(dict(settings))
-    code, phones = seated_table(app, languages)
     other = create_app(dict(settings)) if processes == 2 else None
+    moving = [_one_table(app, other, languages) for _ in range(tables)]
+    turn = [0]
+
+    def move():
+        moving[turn[0] % len(moving)]()
+        turn[0] += 1
+
+    for _ in range(20 if tables == 1 else 2 * tables):  # templates compiled, caches warm
+        move()
+
+    def close():
+        for table in moving:
+            table.close()
+    return move, close
+
+
+def _one_table(app, other, languages):
+    """One seated table of `app` (phones 2 and 4 in `other`, if any), its four streams open:
+    a move of it, with `close`."""
+    code, phones = seated_table(app, languages)
     if other is not None:
         for seat in (2, 4):  # the same phone (its cookie, its language) in the other process
             moved = other.test_client()
@@ -129,18 +151,16 @@ def table_moving(languages: list[str] | None = None, processes: int = 1):
         for stream in streams:
             stream.wait_for(version)
 
-    for _ in range(20):  # templates compiled, caches warm
-        move()
-
     def close():
         for stream in streams:
             stream.close()
-    return move, close
+    move.close = close
+    return move
 
 
 def one_run(moves: int, profile: str | None, garbage: list | None = None,
-            languages: list[str] | None = None, processes: int = 1) -> float:
-    move, close = table_moving(languages, processes)
+            languages: list[str] | None = None, processes: int = 1, tables: int = 1) -> float:
+    move, close = table_moving(languages, processes, tables)
     profiler = None
     if profile:
         import cProfile
@@ -222,19 +242,19 @@ def timed_run(moves: int, languages: list[str], processes: int) -> tuple[float, 
 
 
 def paired_run(moves: int, languages: list[str], against: list[str], block: int = 10,
-               processes: int = 1) -> tuple[float, float]:
+               processes: int = 1, tables: int = 1) -> tuple[float, float]:
     """Two tables in this process, one in `languages`, one in `against`, moved in turn,
     `block` moves each: the CPU per move of each, with whatever slows this machine down
     for a while (a neighbour, the clock) shared alike."""
-    tables = [table_moving(languages, processes), table_moving(against, processes)]
+    clubs = [table_moving(languages, processes, tables), table_moving(against, processes, tables)]
     spent = [0.0, 0.0]
     for _ in range(0, moves, block):
-        for index, (move, _) in enumerate(tables):
+        for index, (move, _) in enumerate(clubs):
             started = time.process_time()
             for _ in range(block):
                 move()
             spent[index] += time.process_time() - started
-    for _, close in tables:
+    for _, close in clubs:
         close()
     return spent[0] / moves * 1000, spent[1] / moves * 1000
 
@@ -256,6 +276,9 @@ def main() -> int:
                              "from the other worker process (default 1)")
     parser.add_argument("--timed", action="store_true",
                         help="time the steps of a shared part's life, one run of each set of languages")
+    parser.add_argument("--tables", type=int, default=1,
+                        help="that many tables in the app(s), moved in turn, as at a club of that size "
+                             "(default 1; warmed up with two moves each)")
     args = parser.parse_args()
     from harness import command_line, machine_line
     print(machine_line())
@@ -273,7 +296,7 @@ def main() -> int:
         ratios = []
         for run in range(args.runs):
             first, second = paired_run(args.moves, args.languages or ["en"], args.against,
-                                       processes=args.processes)
+                                       processes=args.processes, tables=args.tables)
             ratios.append(second / first)
             print(f"run {run + 1}: {first:.2f} against {second:.2f} ms of CPU per move: "
                   f"{(second / first - 1) * 100:+.1f} %")
@@ -283,7 +306,7 @@ def main() -> int:
     figures = []
     for run in range(args.runs):
         figures.append(one_run(args.moves, args.profile if run == args.runs - 1 else None,
-                               languages=args.languages, processes=args.processes))
+                               languages=args.languages, processes=args.processes, tables=args.tables))
         print(f"run {run + 1}: {figures[-1]:.2f} ms of CPU per move (a post and 4 pushed views)")
     print(f"median {statistics.median(figures):.2f} ms, spread {min(figures):.2f}-{max(figures):.2f} ms")
     if args.garbage:

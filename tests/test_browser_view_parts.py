@@ -102,7 +102,7 @@ COUNT_PARSES = """() => {
 }"""
 # Each part on screen against the same part of this phone's view fetched afresh, written
 # the same way (what app.js adds for focus, htmx's passing classes and the running clock,
-# which the page counts on by itself, left out).
+# which the page counts on by itself, left out; attributes in one order).
 AS_FRESH = """async () => {
   const url = document.getElementById('live').getAttribute('data-view-url');
   const text = await (await fetch(url, {headers: {'HX-Request': 'true'}})).text();
@@ -116,6 +116,10 @@ AS_FRESH = """async () => {
       if (e.matches('.elapsed-time, .cd-time')) e.textContent = '';
       e.classList.forEach((c) => c.startsWith('htmx-') && e.classList.remove(c));
       if (e.getAttribute('class') === '') e.removeAttribute('class');
+      // (an attribute written in place comes last: the order of attributes means nothing)
+      const sorted = Array.from(e.attributes).map((a) => [a.name, a.value]).sort();
+      sorted.forEach(([name]) => e.removeAttribute(name));
+      sorted.forEach(([name, value]) => e.setAttribute(name, value));
     });
     return copy.outerHTML;
   };
@@ -170,4 +174,37 @@ def test_a_pushed_view_is_parsed_only_where_it_changed_and_shows_what_a_fresh_on
         expect(page.locator("#view .view")).to_have_attribute("data-version", str(before + 1))
         found = page.evaluate(AS_FRESH)
         assert found["same"], found
+    watch.assert_clean()
+
+
+def test_a_wicked_forest_view_is_parsed_only_where_it_changed(live_server, phones):
+    """The Wicked Forest's board puts its parts (the main card, the numbers, the forest, the
+    panels) at the view's top, each with an id, as the other games do: a move that changes
+    the piles parses the piles and the numbers, not the players' boards and the corrections."""
+    ana, ben = phones(2)
+    table = api(ana, live_server, "POST", "/api/tables", {
+        "game": "wicked-forest", "players": ["Ana", "Ben", "Cara"], "options": {"first_leader": "0"}})
+    code = table["code"]
+    api(ana, live_server, "POST", f"/api/tables/{code}/seats/0")
+    api(ben, live_server, "POST", f"/api/tables/{code}/seats/1")
+    for page in (ana, ben):
+        page.goto(f"{live_server}/t/{code}")
+        expect(page.locator("#view .view")).to_have_attribute("data-version", "0")
+    watch = Watch(ana)
+    # Its stylesheet's scope is the view itself (the board's parts are the view's own).
+    assert ana.evaluate("() => document.querySelector('#view .view').classList.contains('wf')")
+    ana.evaluate(COUNT_PARSES)
+    shares = []
+    for version, count in enumerate((20, 21, 19, 18), start=1):
+        ana.evaluate("() => { window.forestParsed.length = 0; }")
+        act(ben, live_server, code, "set_draw_pile", {"count": count})
+        expect(ana.locator("#view .view")).to_have_attribute("data-version", str(version))
+        parsed = ana.evaluate("() => window.forestParsed.slice()")
+        found = ana.evaluate(AS_FRESH)
+        assert found["same"] and found["standIns"] == 0, (count, found)
+        assert len(parsed) == 1, parsed
+        if version > 1:  # (the first pushed view is parsed whole: the page as loaded is not its text)
+            shares.append(parsed[0] / found["length"])
+    expect(ana.locator("#wf-piles summary")).to_contain_text("18")
+    assert max(shares) < 0.6, shares
     watch.assert_clean()

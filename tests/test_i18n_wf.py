@@ -1,7 +1,7 @@
 """The Wicked Forest read in the pseudo-locale: every phase, panel, refusal and log line a
 player reads comes through the catalogs (no bare English besides the players' names).
 
-Only the game's own part of a page is read (`<div class="wf">`, its templates): the table's
+Only the game's own part of a page is read (its board's templates): the table's
 chrome around it is another area's. The steppers' "minus one"/"plus one" come from
 companion/web/forms.py, also another area's, and are taken out here."""
 
@@ -16,14 +16,12 @@ XA = "lang=en_XA"
 
 
 def game_part(html: str) -> str:
-    """The `<div class="wf">` of a page and all it holds."""
-    start = html.index('<div class="wf">')
-    depth = 0
-    for match in re.finditer(r"<div\b|</div>", html[start:]):
-        depth += 1 if match.group(0) == "<div" else -1
-        if depth == 0:
-            return html[start:start + match.end()]
-    return html[start:]
+    """The part of a table page the game's own templates render: from the board's stylesheet
+    to the page's own after-game card or bottom bar."""
+    start = html.rindex("<link", 0, html.index("wicked-forest.css"))
+    ends = [i for i in (html.find('<section class="card after-game"'),
+                        html.find('<nav class="bottom-bar"')) if i > start]
+    return html[start:min(ends)]
 
 
 def bare(html: str, code: str) -> list[str]:

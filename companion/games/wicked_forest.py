@@ -24,6 +24,9 @@ MAX_PLAYERS = 5
 RULES_VERSION = 2  # 2: the Preparation Phase and the confirmed final tally are steps
 # The board's first card says who won and why: the table page does not say it a second time.
 BOARD_SHOWS_ENDING = True
+# The class its stylesheet scopes its rules to, on the view itself: the board's parts are the
+# view's own, so a part that comes back the same is not parsed again (static/app.js).
+VIEW_CLASS = "wf"
 # Its first card also offers the Rematch, in the first screen: the table page shows no second.
 BOARD_OFFERS_REMATCH = True
 

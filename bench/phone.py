@@ -16,7 +16,8 @@ the CPU 4x slower (`Emulation.setCPUThrottlingRate`), 40 ms of latency, 20 Mbit/
    costs now that the phone has the page's assets.
 3. **Taps.** `--phones` phones (default 3) at one table of `--tap-game` (default Explorers
    of the Woodlands); `--taps` times (default 20) a phone taps the main card's primary
-   button, the next move (the first phone that shows one, in turn), `--think` seconds (default
+   button, the next move (the first phone that shows one, in turn; at The Wicked Forest, of
+   as many players as phones, the reveal pad's first button, then Stay on each phone), `--think` seconds (default
    1) after every phone showed the last tap, as a player reads the screen. From the tap (the
    `pointerdown` event's time) to the next paint after the new version of the view is in
    the page: on the tapping phone, and on each other phone (its stream pushed it). Clocks:
@@ -198,8 +199,12 @@ def api(port: int, path: str, body: dict | None = None) -> dict:
         return json.loads(reply.read())
 
 
-def new_table(port: int, game: str) -> str:
+def new_table(port: int, game: str, tapping: int | None = None) -> str:
+    """A new table of `game`; with `tapping` phones about to play it by taps, of as many
+    players where every player decides on a phone of their own (TAP_BUTTONS)."""
     players, options = GAMES[game]
+    if tapping is not None and game in TAP_BUTTONS:
+        players = players[:tapping]
     return api(port, "/api/tables", {"game": game, "players": players, "options": options})["code"]
 
 
@@ -265,11 +270,22 @@ def measure_loads(browser, port: int, cpu: float, network: dict, games) -> dict:
 
 
 PRIMARY = "#view form button.primary.big:not([disabled]) >> visible=true"
+# The Wicked Forest's next move is not one primary button: a card revealed (its pad's first
+# button, no Flower), then each player in the forest chooses in secret on their own phone
+# (Stay, the first button; a phone that has chosen shows its buttons still, as
+# `choice-made`). Its table has as many players as tapping phones.
+TAP_BUTTONS = {"wicked-forest": "#view [data-primary] form:not(.choice-made) button.big:not([disabled]) >> visible=true"}
+
+
+def tap_button(game: str) -> str:
+    """What a phone taps for the next move at a table of `game`."""
+    return TAP_BUTTONS.get(game, PRIMARY)
 
 
 def measure_taps(browser, port: int, cpu: float, network: dict, game: str, phones: int, taps: int,
                  think: float = 1.0, trace: bool = False) -> dict:
-    code = new_table(port, game)
+    code = new_table(port, game, tapping=phones)
+    next_move = tap_button(game)
     contexts, pages = [], []
     try:
         for seat in range(phones):
@@ -285,11 +301,11 @@ def measure_taps(browser, port: int, cpu: float, network: dict, game: str, phone
         for _ in range(taps):
             versions = [page.evaluate("() => Number(document.querySelector('#view .view').dataset.version)")
                         for page in pages]
-            tapper = next((i for i, page in enumerate(pages) if page.locator(PRIMARY).count()), None)
+            tapper = next((i for i, page in enumerate(pages) if page.locator(next_move).count()), None)
             if tapper is None:
                 raise BenchError(f"no phone shows a primary button at version {versions[0]} after {len(own)} taps")
             page = pages[tapper]
-            button = page.locator(PRIMARY).first
+            button = page.locator(next_move).first
             labels.append(" ".join(button.inner_text().split())[:40])
             button.scroll_into_view_if_needed()
             taps_before = page.evaluate("() => __ft.taps.length")

@@ -25,7 +25,8 @@ import time
 from collections import defaultdict
 
 from harness import BenchError, Deadline, Server, command_line, machine_line
-from phone import CHROMIUM, CHROMIUM_ARGS, GAMES, PHONE, PRIMARY, PROBE, new_table, slowed_page, take_seat, wait_usable, wifi
+from phone import (CHROMIUM, CHROMIUM_ARGS, GAMES, PHONE, PROBE, new_table, slowed_page, take_seat, tap_button,
+                   wait_usable, wifi)
 
 CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink", "v8"]
 KINDS = {
@@ -91,7 +92,8 @@ def run(args) -> int:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             try:
-                code = new_table(server.port, args.tap_game)
+                code = new_table(server.port, args.tap_game, tapping=args.phones)
+                next_move = tap_button(args.tap_game)
                 pages = []
                 for seat in range(args.phones):
                     context = browser.new_context(**PHONE)
@@ -106,10 +108,10 @@ def run(args) -> int:
                 for number in range(args.taps):
                     versions = [pg.evaluate("() => Number(document.querySelector('#view .view').dataset.version)")
                                 for pg in pages]
-                    tapper = next((i for i, pg in enumerate(pages) if pg.locator(PRIMARY).count()), None)
+                    tapper = next((i for i, pg in enumerate(pages) if pg.locator(next_move).count()), None)
                     if tapper is None:
                         raise BenchError(f"no primary button at version {versions[0]}")
-                    button = pages[tapper].locator(PRIMARY).first
+                    button = pages[tapper].locator(next_move).first
                     label = " ".join(button.inner_text().split())[:30]
                     button.scroll_into_view_if_needed()
                     pages[tapper].wait_for_timeout(300)

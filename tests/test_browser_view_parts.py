@@ -22,11 +22,9 @@ def act(page, base, code, action, params):
                {"action": action, "params": params, "version": table["version"]})
 
 
-def seated_at_explorers(live_server, ana, ben):
-    """A new Explorers table, Ana on Xylia and Ben on Klethor, open on both phones."""
-    table = api(ana, live_server, "POST", "/api/tables", {
-        "game": "explorers-of-the-woodlands", "players": ["Ana", "Ben"],
-        "options": {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"}})
+def seated_at(live_server, ana, ben, game, players, options):
+    """A new table of `game`, Ana in seat 0 and Ben in seat 1, open on both phones."""
+    table = api(ana, live_server, "POST", "/api/tables", {"game": game, "players": players, "options": options})
     code = table["code"]
     api(ana, live_server, "POST", f"/api/tables/{code}/seats/0")
     api(ben, live_server, "POST", f"/api/tables/{code}/seats/1")
@@ -34,6 +32,12 @@ def seated_at_explorers(live_server, ana, ben):
         page.goto(f"{live_server}/t/{code}")
         expect(page.locator("#view .view")).to_have_attribute("data-version", "0")
     return code
+
+
+def seated_at_explorers(live_server, ana, ben):
+    """A new Explorers table, Ana on Xylia and Ben on Klethor, open on both phones."""
+    return seated_at(live_server, ana, ben, "explorers-of-the-woodlands", ["Ana", "Ben"],
+                     {"first_player": "0", "hero_1": "xylia", "hero_2": "klethor"})
 
 
 # Each part at the view's top and the Orbs number in Klethor's panel, marked on the element
@@ -182,14 +186,7 @@ def test_a_wicked_forest_view_is_parsed_only_where_it_changed(live_server, phone
     panels) at the view's top, each with an id, as the other games do: a move that changes
     the piles parses the piles and the numbers, not the players' boards and the corrections."""
     ana, ben = phones(2)
-    table = api(ana, live_server, "POST", "/api/tables", {
-        "game": "wicked-forest", "players": ["Ana", "Ben", "Cara"], "options": {"first_leader": "0"}})
-    code = table["code"]
-    api(ana, live_server, "POST", f"/api/tables/{code}/seats/0")
-    api(ben, live_server, "POST", f"/api/tables/{code}/seats/1")
-    for page in (ana, ben):
-        page.goto(f"{live_server}/t/{code}")
-        expect(page.locator("#view .view")).to_have_attribute("data-version", "0")
+    code = seated_at(live_server, ana, ben, "wicked-forest", ["Ana", "Ben", "Cara"], {"first_leader": "0"})
     watch = Watch(ana)
     # Its stylesheet's scope is the view itself (the board's parts are the view's own).
     assert ana.evaluate("() => document.querySelector('#view .view').classList.contains('wf')")

@@ -203,5 +203,6 @@ def test_a_wicked_forest_view_is_parsed_only_where_it_changed(live_server, phone
         if version > 1:  # (the first pushed view is parsed whole: the page as loaded is not its text)
             shares.append(parsed[0] / found["length"])
     expect(ana.locator("#wf-piles summary")).to_contain_text("18")
-    assert max(shares) < 0.6, shares
+    # (37 % as built; 51 % with no ids on the main card, numbers, forest and events: they count)
+    assert max(shares) < 0.45, shares
     watch.assert_clean()

@@ -111,21 +111,21 @@ def table_moving(languages: list[str] | None = None, processes: int = 1, tables:
     turn = [0]
 
     def move():
-        moving[turn[0] % len(moving)]()
+        moving[turn[0] % len(moving)][0]()
         turn[0] += 1
 
     for _ in range(20 if tables == 1 else 2 * tables):  # templates compiled, caches warm
         move()
 
     def close():
-        for table in moving:
-            table.close()
+        for _, closing in moving:
+            closing()
     return move, close
 
 
 def _one_table(app, other, languages):
     """One seated table of `app` (phones 2 and 4 in `other`, if any), its four streams open:
-    a move of it, with `close`."""
+    (a move of it, what to close)."""
     code, phones = seated_table(app, languages)
     if other is not None:
         for seat in (2, 4):  # the same phone (its cookie, its language) in the other process
@@ -154,8 +154,7 @@ def _one_table(app, other, languages):
     def close():
         for stream in streams:
             stream.close()
-    move.close = close
-    return move
+    return move, close
 
 
 def one_run(moves: int, profile: str | None, garbage: list | None = None,

@@ -128,3 +128,12 @@ def say(english, exact: bool = False) -> re.Pattern:
     if exact:
         pattern = "^" + _BETWEEN + pattern + _BETWEEN + "$"
     return re.compile(pattern)
+
+
+def board_part(html: str, stylesheet: str) -> str:
+    """The part of a table page a game's own templates render: from the board's stylesheet
+    (`stylesheet`, its file name) to the page's own after-game card or bottom bar."""
+    start = html.rindex("<link", 0, html.index(stylesheet))
+    ends = [i for i in (html.find('<section class="card after-game"'),
+                        html.find('<nav class="bottom-bar"')) if i > start]
+    return html[start:min(ends)]

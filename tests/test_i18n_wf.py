@@ -7,7 +7,7 @@ companion/web/forms.py, also another area's, and are taken out here."""
 
 import re
 
-from .pseudo import bare_english
+from .pseudo import bare_english, board_part
 from .helpers import act
 from .test_wicked_forest_web import new_table, ok, sit_everyone, view_of
 
@@ -16,12 +16,7 @@ XA = "lang=en_XA"
 
 
 def game_part(html: str) -> str:
-    """The part of a table page the game's own templates render: from the board's stylesheet
-    to the page's own after-game card or bottom bar."""
-    start = html.rindex("<link", 0, html.index("wicked-forest.css"))
-    ends = [i for i in (html.find('<section class="card after-game"'),
-                        html.find('<nav class="bottom-bar"')) if i > start]
-    return html[start:min(ends)]
+    return board_part(html, "wicked-forest.css")
 
 
 def bare(html: str, code: str) -> list[str]:

@@ -14,7 +14,7 @@ from companion.games.words import render
 from companion.web.i18n import CatalogLanguage
 
 from .helpers import act, shown_version
-from .pseudo import bare_english, without_pseudo
+from .pseudo import bare_english, board_part, without_pseudo
 from .test_mysterious_forest_web import ok
 from .test_woodland_wizards_web import new_table
 
@@ -26,12 +26,7 @@ _STEPPER = re.compile(r" (minus|plus) one$")
 
 
 def game_part(html: str) -> str:
-    """The part of a table page the game's own templates render: from the board's stylesheet
-    to the page's own after-game card or bottom bar."""
-    start = html.rindex("<link", 0, html.index("woodland-wizards.css"))
-    ends = [i for i in (html.find('<section class="card after-game"'),
-                        html.find('<nav class="bottom-bar"')) if i > start]
-    return html[start:min(ends)]
+    return board_part(html, "woodland-wizards.css")
 
 
 def leftovers(html: str, code: str) -> list[str]:
